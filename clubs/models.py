@@ -1,0 +1,157 @@
+"""Clubs, their playing times (spilletidspunkter), memberships and the officers who act for them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Federation, Player, Region
+
+
+class Club(models.Model):
+    """A member club, identified by its federation number (unique within the federation)."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="clubs")
+    number = models.CharField(_("club number"), max_length=20)
+    name = models.CharField(_("name"), max_length=200)
+    regions = models.ManyToManyField(Region, blank=True, related_name="clubs", verbose_name=_("regions"))
+    email = models.EmailField(_("e-mail"), blank=True)
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, help_text=_("For e-mails to the club.")
+    )
+    active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        ordering = ["federation", "name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "number"], name="club_number_unique_in_federation"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.number})"
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("clubs:detail", args=[self.pk])
+
+
+class PlayingTime(models.Model):
+    """A club's regular weekly session, e.g. Monday evening: DBf counts top-16 lists (§ 452) and
+    sanctions (§ 403A, § 403B6) per playing time."""
+
+    class Weekday(models.IntegerChoices):
+        MONDAY = 0, _("Monday")
+        TUESDAY = 1, _("Tuesday")
+        WEDNESDAY = 2, _("Wednesday")
+        THURSDAY = 3, _("Thursday")
+        FRIDAY = 4, _("Friday")
+        SATURDAY = 5, _("Saturday")
+        SUNDAY = 6, _("Sunday")
+
+    class PartOfDay(models.TextChoices):
+        MORNING = "morning", _("morning")
+        AFTERNOON = "afternoon", _("afternoon")
+        EVENING = "evening", _("evening")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="playing_times")
+    weekday = models.PositiveSmallIntegerField(_("weekday"), choices=Weekday.choices)
+    part_of_day = models.CharField(_("part of day"), max_length=10, choices=PartOfDay.choices)
+    active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        ordering = ["club", "weekday", "part_of_day"]
+        verbose_name = _("playing time")
+        verbose_name_plural = _("playing times")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "weekday", "part_of_day"], name="playing_time_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_weekday_display()} {self.get_part_of_day_display()}"
+
+
+class ClubMembership(models.Model):
+    """A player's membership of a club; exactly one current membership may be the player's home club."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="memberships")
+    is_home = models.BooleanField(_("home club"), default=False)
+    since = models.DateField(_("since"), null=True, blank=True)
+    until = models.DateField(_("until"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "player"]
+        verbose_name = _("club membership")
+        verbose_name_plural = _("club memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "club"], name="membership_once_per_club"),
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(is_home=True), name="membership_one_home_club"
+            ),
+            models.CheckConstraint(
+                condition=Q(until__isnull=True) | Q(since__isnull=True) | Q(until__gte=models.F("since")),
+                name="membership_until_after_since",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.club}"
+
+
+class Officer(models.Model):
+    """A person's office: club director of a club, officer of a region, secretariat or commission member.
+
+    Club directors and region officers work on the site's own pages; secretariat and commission members
+    also use the admin, through the Django groups of the same names (see ``federation.roles``).
+    """
+
+    class Role(models.TextChoices):
+        CLUB_DIRECTOR = "club_director", _("club director")
+        REGION_OFFICER = "region_officer", _("district or circle officer")
+        SECRETARIAT = "secretariat", _("secretariat")
+        COMMISSION = "commission", _("commission member")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="offices")
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="officers")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, null=True, blank=True, related_name="officers")
+    region = models.ForeignKey(Region, on_delete=models.CASCADE, null=True, blank=True, related_name="officers")
+
+    class Meta:
+        ordering = ["federation", "role"]
+        verbose_name = _("officer")
+        verbose_name_plural = _("officers")
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(role="club_director", club__isnull=False, region__isnull=True)
+                    | Q(role="region_officer", club__isnull=True, region__isnull=False)
+                    | Q(role__in=["secretariat", "commission"], club__isnull=True, region__isnull=True)
+                ),
+                name="officer_scope_matches_role",
+                violation_error_message=_(
+                    "A club director needs a club, a region officer a region; the secretariat and the "
+                    "commission act for the whole federation."
+                ),
+            ),
+            models.UniqueConstraint(
+                fields=["user", "club"], condition=Q(role="club_director"), name="officer_director_once_per_club"
+            ),
+            models.UniqueConstraint(
+                fields=["user", "region"], condition=Q(role="region_officer"), name="officer_once_per_region"
+            ),
+            models.UniqueConstraint(
+                fields=["user", "role", "federation"],
+                condition=Q(role__in=["secretariat", "commission"]),
+                name="officer_staff_role_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        scope = self.club or self.region or self.federation
+        return f"{self.user} – {self.get_role_display()} – {scope}"

@@ -1,0 +1,59 @@
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import AuditEvent, Federation, Player, Region, RuleSet
+
+
+@admin.register(Federation)
+class FederationAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "scheme", "default_language", "contact_email"]
+    search_fields = ["name", "code"]
+
+
+@admin.register(Region)
+class RegionAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "kind", "parent", "federation"]
+    list_filter = ["federation", "kind"]
+    search_fields = ["name", "code"]
+    list_select_related = ["parent", "federation"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["number", "last_name", "first_name", "status", "dues_paid_until", "federation"]
+    list_filter = ["federation", "status", "hide_name"]
+    search_fields = ["number", "last_name", "first_name", "email"]
+    list_select_related = ["federation"]
+    raw_id_fields = ["user"]
+    date_hierarchy = "dues_paid_until"
+
+
+@admin.register(RuleSet)
+class RuleSetAdmin(admin.ModelAdmin):
+    list_display = ["name", "federation", "valid_from"]
+    list_filter = ["federation"]
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    """Read-only: the audit log is append-only and written by services only."""
+
+    list_display = ["created_at", "action", "target_repr", "actor"]
+    list_filter = ["action", "target_type"]
+    search_fields = ["action", "target_repr", "target_id", "actor__username"]
+    date_hierarchy = "created_at"
+    list_select_related = ["actor"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+admin.site.site_header = _("Masterpoint office")
+admin.site.site_title = _("Masterpoint office")
+admin.site.index_title = _("Secretariat")

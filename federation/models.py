@@ -1,0 +1,191 @@
+"""The federation's own records: the federation, its regions, its players, rule sets and the audit log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Scheme(models.TextChoices):
+    """Which rule book a federation's points follow."""
+
+    DBF = "dbf", _("DBf (Denmark): bronze, silver and gold points")
+    HBS = "hbs", _("HBS (Croatia): black, red and master points")
+
+
+class Federation(models.Model):
+    """A national federation; everything that differs between federations hangs off this row."""
+
+    name = models.CharField(_("name"), max_length=200)
+    code = models.SlugField(_("code"), max_length=20, unique=True, help_text=_("Short code, e.g. dbf or hbs."))
+    scheme = models.CharField(_("points scheme"), max_length=8, choices=Scheme.choices)
+    default_language = models.CharField(_("default language"), max_length=8, choices=settings.LANGUAGES)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Copenhagen")
+    contact_email = models.EmailField(_("contact e-mail"), blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("federation")
+        verbose_name_plural = _("federations")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Region(models.Model):
+    """A district (DBf distrikt) or a circle (DBf kreds, nested in a district), or an HBS region."""
+
+    class Kind(models.TextChoices):
+        DISTRICT = "district", _("district")
+        CIRCLE = "circle", _("circle (kreds)")
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="regions")
+    parent = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="children", verbose_name=_("part of")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    code = models.SlugField(_("code"), max_length=30)
+    name = models.CharField(_("name"), max_length=200)
+
+    class Meta:
+        ordering = ["federation", "name"]
+        verbose_name = _("region")
+        verbose_name_plural = _("regions")
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "code"], name="region_code_unique_in_federation"),
+            models.CheckConstraint(
+                condition=Q(kind="district", parent__isnull=True) | Q(kind="circle", parent__isnull=False),
+                name="region_circle_has_district",
+                violation_error_message=_("A circle lies inside a district; a district stands alone."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PlayerQuerySet(models.QuerySet):
+    def on_official_list(self, on_date):
+        """Members whose dues are paid on ``on_date`` (HBS rule 3; DBf counts members the same way)."""
+        return self.filter(status=Player.Status.MEMBER, dues_paid_until__gte=on_date)
+
+
+class Player(models.Model):
+    """A registered player, identified by the federation's registration number (never created by uploads)."""
+
+    class Status(models.TextChoices):
+        MEMBER = "member", _("member")
+        GUEST = "guest", _("guest")
+        LAPSED = "lapsed", _("lapsed")
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="players")
+    number = models.CharField(
+        _("registration number"), max_length=20, help_text=_("The federation's number (DBf medlemsnummer, matični broj).")
+    )
+    first_name = models.CharField(_("first name"), max_length=100)
+    last_name = models.CharField(_("last name"), max_length=100)
+    email = models.EmailField(_("e-mail"), blank=True)
+    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.MEMBER)
+    dues_paid_until = models.DateField(_("dues paid until"), null=True, blank=True)
+    hide_name = models.BooleanField(
+        _("hide my name on public lists"), default=False, help_text=_("Public lists then show the number only.")
+    )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+        verbose_name=_("login"),
+    )
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["last_name", "first_name", "number"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "number"], name="player_number_unique_in_federation"),
+            models.CheckConstraint(
+                condition=Q(birth_year__isnull=True) | Q(birth_year__gte=1900, birth_year__lte=2100),
+                name="player_birth_year_plausible",
+            ),
+        ]
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+
+    def __str__(self) -> str:
+        return f"{self.full_name} ({self.number})"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class RuleSet(models.Model):
+    """A dated rule set of a federation's points engine, valid from ``valid_from`` until the next one.
+
+    ``payload`` holds the engine's rule-set values as JSON (the engine's ``to_dict``); an empty payload
+    means the engine's built-in set for that scheme. A tournament is computed with the set valid on its date.
+    """
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="rule_sets")
+    valid_from = models.DateField(_("valid from"))
+    name = models.CharField(_("name"), max_length=200)
+    payload = models.JSONField(_("rule values"), default=dict, blank=True)
+    note = models.TextField(_("note"), blank=True)
+
+    class Meta:
+        ordering = ["federation", "-valid_from"]
+        verbose_name = _("rule set")
+        verbose_name_plural = _("rule sets")
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "valid_from"], name="ruleset_one_per_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.valid_from:%Y-%m-%d})"
+
+
+class AuditEventQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("The audit log is append-only.")
+
+    def delete(self):
+        raise TypeError("The audit log is append-only.")
+
+
+class AuditEvent(models.Model):
+    """One audited decision or change, written by a service in the same transaction (append-only)."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("actor")
+    )
+    action = models.CharField(_("action"), max_length=100, help_text=_("Dotted code, e.g. results.upload.confirm"))
+    target_type = models.CharField(_("target type"), max_length=100, blank=True)
+    target_id = models.CharField(_("target id"), max_length=64, blank=True)
+    target_repr = models.CharField(_("target"), max_length=300, blank=True)
+    payload = models.JSONField(_("details"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
+
+    objects = AuditEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("audit event")
+        verbose_name_plural = _("audit events")
+        indexes = [models.Index(fields=["target_type", "target_id"]), models.Index(fields=["action"])]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.target_repr}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not self._state.adding:
+            raise TypeError("The audit log is append-only: an audit event cannot be changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("The audit log is append-only: an audit event cannot be deleted.")

@@ -1,0 +1,22 @@
+"""The site's URLs: public pages, the officers' pages, the admin, login and language switching."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from federation import views
+
+app_urls = (
+    [
+        path("", views.home, name="home"),
+        path("office/", views.office, name="office"),
+    ],
+    "federation",
+)
+
+urlpatterns = [
+    path("", include(app_urls)),
+    path("clubs/", include("clubs.urls")),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]
