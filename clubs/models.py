@@ -90,9 +90,7 @@ class ClubMembership(models.Model):
         verbose_name_plural = _("club memberships")
         constraints = [
             models.UniqueConstraint(fields=["player", "club"], name="membership_once_per_club"),
-            models.UniqueConstraint(
-                fields=["player"], condition=Q(is_home=True), name="membership_one_home_club"
-            ),
+            models.UniqueConstraint(fields=["player"], condition=Q(is_home=True), name="membership_one_home_club"),
             models.CheckConstraint(
                 condition=Q(until__isnull=True) | Q(since__isnull=True) | Q(until__gte=models.F("since")),
                 name="membership_until_after_since",

@@ -38,7 +38,12 @@ def officer_assign(
         actor=actor,
         action="officer.assign",
         target=officer,
-        payload={"user": user.get_username(), "role": role, "club": club and club.number, "region": region and region.code},
+        payload={
+            "user": user.get_username(),
+            "role": role,
+            "club": club and club.number,
+            "region": region and region.code,
+        },
     )
     return officer
 

@@ -82,7 +82,9 @@ class Player(models.Model):
 
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="players")
     number = models.CharField(
-        _("registration number"), max_length=20, help_text=_("The federation's number (DBf medlemsnummer, matični broj).")
+        _("registration number"),
+        max_length=20,
+        help_text=_("The federation's number (DBf medlemsnummer, matični broj)."),
     )
     first_name = models.CharField(_("first name"), max_length=100)
     last_name = models.CharField(_("last name"), max_length=100)

@@ -185,8 +185,7 @@ class HbsRuleSet:
                 out[f.name] = [{"kind": kind, "strength": _num_str(s)} for kind, s in value]
             elif f.name == "categories":
                 out[f.name] = [
-                    {"code": r.code, "name": r.name, "black": r.black, "red": r.red, "master": r.master}
-                    for r in value
+                    {"code": r.code, "name": r.name, "black": r.black, "red": r.red, "master": r.master} for r in value
                 ]
             elif isinstance(value, Fraction):
                 out[f.name] = _num_str(value)

@@ -1,0 +1,557 @@
+"""The dated DBf rule set: every constant and policy flag of the DBf rules as data (``dbf.md`` § 2).
+
+§ 406 gives its formulas only as missing images; ``dbf.md`` rebuilds them, and the federation may correct
+any parameter without a code change. So mass factors, board thresholds, n2 bands, row tables, team values,
+fixed bonus and pair tables, the title ladder and every reading that DBf could decide differently (the
+``D-Q`` ids of ``dbf.md`` § 5) are fields of the frozen :class:`DbfRuleSet`, valid from a date. The engine
+receives a rule set as a value; :data:`DBF_2023` (DBf rules valid from 1 September 2023) is the default, and
+:func:`ruleset_for` picks the set in force on a tournament's date.
+
+Storage: :meth:`DbfRuleSet.to_dict` gives plain JSON types (numbers as exact strings such as ``"0.1"`` or
+``"2/3"``, dates as ISO strings, mappings as objects) and :meth:`DbfRuleSet.from_dict` reads them back,
+optionally as overrides on top of a base set, so the Django side can keep a set in a ``JSONField``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any
+
+FORMS: tuple[str, ...] = ("pairs", "individual", "minihold")
+CATEGORIES: tuple[str, ...] = ("BP", "SP", "GP")
+ORGANIZERS: tuple[str, ...] = ("club", "district", "circle", "federation")
+SPLITS: tuple[str, ...] = ("random", "strength")
+
+F = Fraction
+
+
+def _f(text: str) -> Fraction:
+    return Fraction(text)
+
+
+# --- small immutable record types used inside the rule set ------------------------------------------
+
+
+@dataclass(frozen=True)
+class TitleRung:
+    """One title of the § 404A ladder (``dbf.md`` § 2.15), lowest first in :attr:`DbfRuleSet.titles`.
+
+    ``basis`` says how the condition reads (all amounts in MP, thresholds inclusive, § 404C3):
+
+    * ``"total"``: T ≥ ``total``.
+    * ``"bp_only"``: "kun BP": Bc/100 ≥ ``total`` when the rule set's ``kun_bp_literal`` is on (D-Q11),
+      otherwise T ≥ ``total``.
+    * ``"sp_gp_or_total"``: T ≥ ``total`` and (SG ≥ ``minimum`` or T ≥ ``alternative_total``); no
+      revaluation (Distriktsmester).
+    * ``"sp_gp"``: SGcheck(``minimum``, ``total``): SP+GP minimum, BP revalued 20 : 1 (§ 404B1, C1).
+    * ``"gp"``: Gcheck(``minimum``, ``total``): GP minimum, SP and then BP revalued (§ 404B1–2, C2–C5).
+    """
+
+    title: str
+    stars: int
+    basis: str
+    total: Fraction
+    minimum: Fraction = Fraction(0)
+    alternative_total: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class TeamValueTable:
+    """Per-player MP for a won full match in one kind of team event (§§ 412–414, ``dbf.md`` § 2.4).
+
+    ``levels`` (when given) are the values by level/division 1, 2, … whatever the number of rows.
+    Otherwise ``random`` applies to rows split at random and ``by_rows[R − 1]`` lists the values of the
+    R strength rows from the top; for more rows than the longest list, ``extra`` is inserted at
+    ``extra_position`` (``"middle"`` or ``"end"``). ``bonus`` names how final placings are rewarded:
+    ``"formula"`` (§ 406A3, BP), ``"table"`` (:attr:`DbfRuleSet.team_bonus_tables`), ``"festival"``
+    (§ 413F) or ``"none"``.
+    """
+
+    category: str
+    random: Fraction | None = None
+    by_rows: tuple[tuple[Fraction, ...], ...] = ()
+    extra: Fraction | None = None
+    extra_position: str = "end"
+    levels: tuple[Fraction, ...] = ()
+    bonus: str = "none"
+    source: str = ""
+
+
+def _insert_extra(table: tuple[tuple[Fraction, ...], ...], rows: int, extra: Fraction | None, position: str):
+    """Values for ``rows`` strength rows from a table of 1…L rows, inserting ``extra`` beyond L.
+
+    § 405B5e: "flere end fem rækker, indsættes de ekstra rækker i midterniveauet med 0 %"; § 413A4e:
+    "øvrige rækker: 3 SP" (appended at the bottom); § 413F7c: "øvrige rækker: 8,0 SP" (the middle).
+    """
+    if rows <= len(table):
+        return table[rows - 1]
+    if extra is None:
+        return None
+    longest = table[-1]
+    more = (extra,) * (rows - len(longest))
+    if position == "middle":
+        half = len(longest) // 2
+        return longest[:half] + more + longest[half:]
+    return longest + more
+
+
+# --- the rule set -----------------------------------------------------------------------------------
+
+_ROW_FACTORS = (
+    (F(0),),
+    (F(1, 10), F(-1, 10)),
+    (F(3, 20), F(0), F(-3, 20)),
+    (F(3, 20), F(1, 20), F(-1, 20), F(-3, 20)),
+    (F(1, 5), F(1, 10), F(0), F(-1, 10), F(-1, 5)),
+)
+
+_TEAM_TABLES: tuple[tuple[str, TeamValueTable], ...] = (
+    # § 412A: the BP row values are a formula of the number of rows (bp_team_* fields); random rows 16.
+    ("bp", TeamValueTable("BP", random=F(16), bonus="formula", source="§ 412A")),
+    (
+        "sp_outside_pyramid",
+        TeamValueTable(
+            "SP",
+            random=F(5),
+            by_rows=((F(5),), (F(5), F(4)), (F(6), F(5), F(4)), (F(7), F(6), F(5), F(4))),
+            extra=F(3),
+            extra_position="end",
+            source="§ 413A",
+        ),
+    ),
+    (
+        "sp_third_div_qual",
+        TeamValueTable("SP", by_rows=((F(6),), (F(7), F(6))), bonus="table", source="§ 413B2a, B3a"),
+    ),
+    (
+        "sp_district_promotion",
+        TeamValueTable(
+            "SP", by_rows=((F(5),), (F(5), F(4)), (F(5), F(4), F(3))), bonus="table", source="§ 413C2a, C3a"
+        ),
+    ),
+    ("sp_women_school", TeamValueTable("SP", levels=(F(4),), bonus="table", source="§ 413D2a")),
+    ("sp_junior_qual", TeamValueTable("SP", levels=(F(4),), bonus="none", source="§ 413E2")),
+    (
+        "sp_festival",
+        TeamValueTable(
+            "SP",
+            random=F(8),
+            by_rows=(
+                (F(8),),
+                (_f("8.8"), _f("7.2")),
+                (_f("9.2"), _f("8.0"), _f("6.8")),
+                (_f("9.2"), _f("8.4"), _f("7.6"), _f("6.8")),
+                (_f("9.6"), _f("8.8"), _f("8.0"), _f("7.2"), _f("6.4")),
+            ),
+            extra=_f("8.0"),
+            extra_position="middle",
+            bonus="festival",
+            source="§ 413F3–7",
+        ),
+    ),
+    ("gp_division", TeamValueTable("GP", levels=(F(5), F(4), _f("2.5")), bonus="table", source="§ 414B2a")),
+    ("gp_women_division", TeamValueTable("GP", levels=(_f("1.25"), _f("0.75")), bonus="table", source="§ 414C2a")),
+    ("gp_dm_junior", TeamValueTable("GP", levels=(_f("1.25"), _f("0.75")), bonus="table", source="§ 414D2a")),
+    ("gp_dm_senior", TeamValueTable("GP", levels=(_f("1.25"), _f("0.75")), bonus="table", source="§ 414E2a")),
+    ("gp_dm_mixed", TeamValueTable("GP", levels=(_f("2.5"),), bonus="table", source="§ 414F2a")),
+    # § 414G: 1.67 is normative as printed, not 5/3 (dbf.md § 2.10).
+    ("gp_dm_club", TeamValueTable("GP", levels=(_f("1.67"),), bonus="table", source="§ 414G2a")),
+)
+
+_CUP_ROUNDS = ("final", "semifinal", "quarterfinal", "round_of_16", "up_to_128", "ordinary", "extraordinary")
+_CUP_TABLES = (
+    ("gp_cup_main", tuple(zip(_CUP_ROUNDS, (F(24), F(12), F(6), F(4), F(3), F(2), F(1)), strict=True))),
+    (
+        "gp_cup_breadth",
+        tuple(
+            zip(
+                _CUP_ROUNDS,
+                (F(10), F(5), _f("2.5"), _f("1.67"), _f("1.25"), _f("0.83"), _f("0.42")),
+                strict=True,
+            )
+        ),
+    ),
+)
+
+#: § 413B–D and § 414B–G: bonus per player by level (as a string "1", "2", …) and place. Printed values are
+#: used exactly (13.3 and 6.7 are printed rounded to nearest, D-Q16). GP 1st division: "14 GP til ligelig
+#: deling" between 3rd and 4th is 7 per place; 3rd division's 14 and 8 are shared between the parallel rows
+#: East and West by the caller's ``parallel_rows`` (§ 411D2a).
+_BONUS_TABLES = (
+    (
+        "sp_third_div_qual",
+        (("1", (F(60), F(40), F(30), F(24))), ("2", (F(20), _f("13.3"), F(10)))),
+    ),
+    ("sp_district_promotion", (("1", (F(15), F(10))), ("2", (F(10), _f("6.7"))), ("3", (_f("7.5"), F(5))))),
+    ("sp_women_school", (("1", (F(10), _f("6.7"))),)),
+    ("gp_division", (("1", (F(28), F(20), F(7), F(7))), ("2", (F(10), F(7))), ("3", (F(14), F(8))))),
+    ("gp_women_division", (("1", (F(7), F(5), F(3))), ("2", (F(2), F(1))))),
+    ("gp_dm_junior", (("1", (F(7), F(5), F(3))), ("2", (F(2), F(1))))),
+    ("gp_dm_senior", (("1", (F(7), F(5), F(3))), ("2", (F(2), F(1))), ("3", (F(1),)))),
+    ("gp_dm_mixed", (("1", (F(10), F(8), F(6), F(4), F(3), F(2), F(1))),)),
+    ("gp_dm_club", (("1", (F(6), F(4), F(2))),)),
+)
+
+_PAIR_TABLES = (
+    ("dm_open_superliga", (F(40), F(27), F(18), F(12), F(8), F(6), F(4), F(3), F(2), F(1), F(1))),
+    (
+        "dm_open_1st_division",
+        (F(20), F(14), F(9), F(6), F(4), F(3), F(2), F(2), F(1), F(1), F(1), F(1), F(1), F(1)),
+    ),
+    ("dm_mixed_a", (F(24), F(18), F(12), F(10), F(8), F(7), F(6), F(5), F(4), F(3), F(2), F(1))),
+    ("dm_mixed_b", (F(4), F(3), F(3), F(2), F(2), F(2), F(1), F(1), F(1), F(1))),
+    ("dm_women", (F(12), F(10), F(9), F(8), F(7), F(6), F(5), F(4), F(3), F(2), F(1))),
+    ("dm_senior", (F(12), F(10), F(9), F(8), F(7), F(6), F(5), F(4), F(3), F(2), F(1))),
+)
+
+_TITLES = (
+    TitleRung("klubmester", 0, "total", F(2)),
+    TitleRung("klubmester", 1, "bp_only", F(5)),
+    TitleRung("klubmester", 2, "bp_only", F(20)),
+    TitleRung("distriktsmester", 0, "sp_gp_or_total", F(15), F(5), F(30)),
+    TitleRung("kredsmester", 0, "sp_gp", F(50), F(25)),
+    TitleRung("kredsmester", 1, "sp_gp", F(100), F(25)),
+    TitleRung("kredsmester", 2, "sp_gp", F(150), F(25)),
+    TitleRung("forbundsmester", 0, "gp", F(150), F(75)),
+    TitleRung("forbundsmester", 1, "gp", F(300), F(75)),
+    TitleRung("forbundsmester", 2, "gp", F(500), F(75)),
+    TitleRung("stormester", 0, "gp", F(500), F(250)),
+    TitleRung("stormester", 1, "gp", F(1000), F(250)),
+    TitleRung("stormester", 2, "gp", F(2000), F(250)),
+    TitleRung("stormester", 3, "gp", F(4000), F(250)),
+)
+
+
+@dataclass(frozen=True)
+class DbfRuleSet:
+    """All parameters of the DBf masterpoint rules in force from ``valid_from`` (inclusive).
+
+    Numbers are exact ``Fraction`` values. Mappings are tuples of ``(key, value)`` pairs, so a rule set is
+    immutable; read them with :meth:`lookup`. Every field cites the section (or ``D-Q`` reading) it encodes.
+    """
+
+    name: str = "DBf 2023"
+    #: The DBf rules "Gyldig fra 1. september 2023".
+    valid_from: dt.date = dt.date(2023, 9, 1)
+
+    # § 402 / dbf.md § 2.0 — the unit (= MPmin) of each kind: 1 BP, 0.1 SP, 0.01 GP.
+    units: tuple[tuple[str, Fraction], ...] = (("BP", F(1)), ("SP", F(1, 10)), ("GP", F(1, 100)))
+
+    # § 2.1 — mass factor M per participant in the row, by form and category (§§ 422–444).
+    mass_factors: tuple[tuple[str, tuple[tuple[str, Fraction], ...]], ...] = (
+        ("pairs", (("BP", F(2)), ("SP", F(1)), ("GP", F(1, 10)))),
+        ("individual", (("BP", F(3, 2)), ("SP", F(3, 4)), ("GP", F(3, 40)))),
+        ("minihold", (("BP", F(3)), ("SP", F(3, 2)), ("GP", F(3, 20)))),
+    )
+
+    # § 2.2 — n1 by boards: BP per playing day (§ 405B6c), SP on the whole tournament (§ 405B7c).
+    bp_boards_full: int = 18
+    bp_boards_half: int = 12
+    sp_boards_full: int = 42
+    sp_boards_half: int = 27
+    #: § 405B7g: a club with a GP sanction awards full GP from 54 boards, otherwise none.
+    gp_club_boards_full: int = 54
+    #: D-Q7: n1 for GP events run by DBf. ``"none"``: always 1 (the text sets no board rule outside clubs);
+    #: ``"club"``: the § 405B7g 54-board rule.
+    gp_federation_board_rule: str = "none"
+    #: § 403B2 "halv MP-uddeling", § 433E2 simultaneous events, § 433D2a beginners' qualifiers.
+    half_quota: Fraction = F(1, 2)
+
+    # § 2.2 — n2, the large-tournament surcharge (§ 405B7f, § 423A, § 433A, § 443A).
+    n2_categories: tuple[str, ...] = ("SP",)
+    n2_organizers: tuple[str, ...] = ("district", "circle", "federation")
+    #: (from this many boards in the whole tournament, n2), ascending.
+    n2_bands: tuple[tuple[int, Fraction], ...] = ((100, F(1, 5)), (150, F(2, 5)))
+    #: § 433B2a: the DM junior pairs final always counts n2, at least this.
+    junior_final_min_n2: Fraction = F(1, 5)
+    #: D-Q3: n2 enlarges the field (D' = ⌈D_raw·(1 + n2)⌉ sets p_max and Q); off: n2 scales the amount only.
+    n2_enlarges_field: bool = True
+
+    # § 2.3 — row-strength factor r by number of strength rows (§ 405B5); extra rows in the middle at 0.
+    row_factors: tuple[tuple[Fraction, ...], ...] = _ROW_FACTORS
+    row_factor_extra: Fraction = F(0)
+    #: D-Q8: rows split at random use each row's own N (off); on: one common scale from the average row size.
+    random_rows_common_scale: bool = False
+
+    # § 2.5 — effective field D.
+    bp_common_top_cap: int = 40
+    bp_common_top_divisor: int = 5
+    robots_divisor: int = 5
+    sp_gp_unmet_weight: Fraction = F(1, 2)
+    top16_field: int = 16
+
+    # § 2.6 / § 2.7 — paid places and the ratio Q.
+    paid_share: Fraction = F(1, 3)
+    ratio_base: Fraction = F(2, 3)
+    #: D-Q1: ``"min_at_last_paid"`` (Q = max(2/3, (MPmin/MPmax)^(1/(p_max−1))), the chosen A1),
+    #: ``"min_after_last_paid"`` (exponent 1/p_max, A2) or ``"fixed"`` (Q = 2/3 always, A4).
+    ratio_rule: str = "min_at_last_paid"
+    #: D-Q2: Q from the base scale (n1 = 1, r = 0, n2 as field only, no post-Q multiplier); off: from the award.
+    q_from_base_scale: bool = True
+
+    # § 2.10 — team matches (§ 405A3, § 411B).
+    team_board_reference: tuple[tuple[str, int], ...] = (("BP", 24), ("SP", 32), ("GP", 40))
+    vp_win: Fraction = F(14)
+    vp_draw_min: Fraction = F(601, 100)
+    vp_scale_max: Fraction = F(20)
+    bam_win_share: Fraction = F(5, 8)
+    bam_loss_share: Fraction = F(3, 8)
+    #: § 412A: row A = 16 + R, B = 12 + R, C = 10 + R, each further row 2 less; random rows 16.
+    bp_team_row_bases: tuple[Fraction, ...] = (F(16), F(12), F(10))
+    bp_team_row_step: Fraction = F(2)
+    team_tables: tuple[tuple[str, TeamValueTable], ...] = _TEAM_TABLES
+    cup_tables: tuple[tuple[str, tuple[tuple[str, Fraction], ...]], ...] = _CUP_TABLES
+
+    # § 2.11 — BP team bonus (§ 406A3, § 412B).
+    bp_bonus_per_match: Fraction = F(10)
+    #: § 412B2: A row 1, B 2/3, C 1/2 of the A row's bonus; every lower row as C.
+    bp_bonus_row_fractions: tuple[Fraction, ...] = (F(1), F(2, 3), F(1, 2))
+    team_bonus_paid_share: Fraction = F(1, 3)
+    #: § 411D: bonus for a player (or substitute) who played at least this share of the team's boards.
+    bonus_min_share: Fraction = F(1, 2)
+
+    # § 2.12 — fixed SP/GP team bonuses.
+    team_bonus_tables: tuple[tuple[str, tuple[tuple[str, tuple[Fraction, ...]], ...]], ...] = _BONUS_TABLES
+    #: D-Q18: the § 413B–D bonuses are multiplied by min(1, b/32); off: the printed values are fixed.
+    pyramid_bonus_prorated: bool = True
+    prorated_bonus_tables: tuple[str, ...] = ("sp_third_div_qual", "sp_district_promotion", "sp_women_school")
+    #: § 413F: no. 1 gets X SP per team in the row; X by number of rows like the match values.
+    festival_bonus_random: Fraction = F(2)
+    festival_bonus_by_rows: tuple[tuple[Fraction, ...], ...] = (
+        (F(2),),
+        (_f("2.2"), _f("1.8")),
+        (_f("2.3"), _f("2.0"), _f("1.7")),
+        (_f("2.3"), _f("2.1"), _f("1.9"), _f("1.7")),
+        (_f("2.4"), _f("2.2"), _f("2.0"), _f("1.8"), _f("1.6")),
+    )
+    festival_bonus_extra: Fraction = _f("2.0")
+    #: § 413F2: no. 2 = 2/3 of no. 1, no. 3 = 3/4 of no. 2, no. 4 = 4/5 of no. 3.
+    festival_bonus_chain: tuple[Fraction, ...] = (F(1), F(2, 3), F(3, 4), F(4, 5))
+
+    # § 2.13 — pair bonus p-406d (low confidence).
+    #: D-Q15: compute the § 406B2 pair bonus with the provisional formula; off: the director enters it.
+    pair_bonus_enabled: bool = False
+    pair_bonus_field_surcharge: Fraction = F(1, 2)
+    pair_bonus_paid_share: Fraction = F(1, 4)
+
+    # § 2.14 — fixed GP tables for pair events (§ 434A).
+    pair_tables: tuple[tuple[str, tuple[Fraction, ...]], ...] = _PAIR_TABLES
+    #: § 434A1b, D-Q9: below this many pairs, only the first ceil(N/3) entries of the table are paid.
+    pair_table_reduced_below: tuple[tuple[str, int], ...] = (("dm_open_1st_division", 40),)
+    #: § 434A1c, D-Q19: DM open pairs 2nd division pays the normal GP scale times this, after Q.
+    dm_open_2nd_division_multiplier: Fraction = F(2)
+    #: § 434A5–6: (at most this many pairs, or None for any number, table).
+    klubsolv_gp_bands: tuple[tuple[int | None, tuple[Fraction, ...]], ...] = (
+        (50, (F(1),)),
+        (200, (F(2), F(1))),
+        (350, (F(3), F(2), F(1))),
+        (None, (F(3), F(2), F(2), F(1), F(1))),
+    )
+    #: D-Q10: the Klubsølv GP table is keyed on the pairs in the session in ``"total"`` or ``"per_direction"``.
+    klubsolv_count: str = "total"
+
+    # § 2.8 / § 2.16 — eligibility and special events.
+    #: § 405B7b: SP/GP need at least this share of the boards planned for the player.
+    sp_gp_min_share: Fraction = F(1, 2)
+    #: D-Q17: ranking basis of an SP/GP handicap tournament (``"handicap"`` or ``"nominal"``); BP always nominal.
+    handicap_sp_gp_ranking: str = "handicap"
+
+    # § 2.15 — titles and revaluation (§ 404).
+    titles: tuple[TitleRung, ...] = _TITLES
+    bp_per_sp: int = 20
+    sp_per_gp: int = 20
+    #: D-Q11: "5 MP (kun BP)" counts BP only (on) or total MP with no SP/GP minimum (off).
+    kun_bp_literal: bool = True
+
+    # § 2.16 — foreign MP (§ 401B): country → ((foreign kind, (DBf kind, factor)), …). Faroese and Icelandic
+    # are registered without conversion; Swedish and Norwegian tables are the secretariat's to enter.
+    foreign_conversion: tuple[tuple[str, tuple[tuple[str, tuple[str, Fraction]], ...]], ...] = (
+        ("FO", (("BP", ("BP", F(1))), ("SP", ("SP", F(1))), ("GP", ("GP", F(1))))),
+        ("IS", (("BP", ("BP", F(1))), ("SP", ("SP", F(1))), ("GP", ("GP", F(1))))),
+    )
+
+    # --- lookups ------------------------------------------------------------------------------------
+
+    @staticmethod
+    def lookup(pairs: Iterable[tuple[str, Any]], key: str) -> Any:
+        for name, value in pairs:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    def unit(self, category: str) -> Fraction:
+        """MPmin of ``category`` (§ 402, § 406B3)."""
+        return self.lookup(self.units, category)
+
+    def mass_factor(self, form: str, category: str) -> Fraction:
+        """M of § 2.1 (§ 422–§ 444)."""
+        return self.lookup(self.lookup(self.mass_factors, form), category)
+
+    def board_reference(self, category: str) -> int:
+        """N of § 405A3: 24 (BP), 32 (SP), 40 (GP) boards per match."""
+        return self.lookup(self.team_board_reference, category)
+
+    def team_table(self, key: str) -> TeamValueTable:
+        return self.lookup(self.team_tables, key)
+
+    def strength_row_factors(self, rows: int) -> tuple[Fraction, ...]:
+        """r for each of ``rows`` strength rows, top first (§ 405B5)."""
+        return _insert_extra(self.row_factors, rows, self.row_factor_extra, "middle")
+
+    def festival_factors(self, rows: int) -> tuple[Fraction, ...]:
+        return _insert_extra(self.festival_bonus_by_rows, rows, self.festival_bonus_extra, "middle")
+
+    def team_table_values(self, table: TeamValueTable, rows: int) -> tuple[Fraction, ...] | None:
+        return _insert_extra(table.by_rows, rows, table.extra, table.extra_position)
+
+    # --- storage --------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types: strings, ints, bools, lists, objects (exact numbers as strings)."""
+        hints = typing.get_type_hints(type(self))
+        return {f.name: _encode(hints[f.name], getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], base: DbfRuleSet | None = None) -> DbfRuleSet:
+        """Read :meth:`to_dict` output back. With ``base``, fields absent from ``data`` keep ``base``'s
+        values (overrides); without it they take the DBf 2023 defaults. Unknown fields are refused."""
+        hints = typing.get_type_hints(cls)
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(f"unknown rule-set fields: {', '.join(unknown)}")
+        values = {name: _decode(hints[name], data[name], name) for name in data}
+        return dataclasses.replace(base if base is not None else cls(), **values)
+
+
+DBF_2023 = DbfRuleSet()
+DEFAULT_RULE_SETS: tuple[DbfRuleSet, ...] = (DBF_2023,)
+
+
+def ruleset_for(on_date: dt.date, sets: Iterable[DbfRuleSet] = DEFAULT_RULE_SETS) -> DbfRuleSet:
+    """The newest rule set valid on ``on_date`` (``valid_from`` ≤ date): a past tournament is computed
+    with the rules in force on its date. Raises ``LookupError`` when no given set was valid yet."""
+    valid = [s for s in sets if s.valid_from <= on_date]
+    if not valid:
+        raise LookupError(f"no DBf rule set is valid on {on_date.isoformat()}")
+    return max(valid, key=lambda s: s.valid_from)
+
+
+# --- JSON codec driven by the type hints ------------------------------------------------------------
+
+
+def fraction_text(value: Fraction) -> str:
+    """``Fraction`` as the shortest exact text: a decimal when it terminates (``"0.1"``), else ``"2/3"``."""
+    value = Fraction(value)
+    den = value.denominator
+    while den % 2 == 0:
+        den //= 2
+    while den % 5 == 0:
+        den //= 5
+    if den != 1:
+        return f"{value.numerator}/{value.denominator}"
+    text = format(Decimal(value.numerator) / Decimal(value.denominator), "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def parse_fraction(raw: Any, name: str = "value") -> Fraction:
+    """An exact number from a JSON value: an int, a decimal string (``"0.1"``) or a ratio (``"2/3"``)."""
+    if isinstance(raw, bool) or not isinstance(raw, int | str):
+        raise ValueError(f"{name}: expected a number as a string, not {raw!r}")
+    try:
+        if isinstance(raw, str) and "/" in raw:
+            num, den = raw.split("/", 1)
+            return Fraction(int(num.strip()), int(den.strip()))
+        return Fraction(Decimal(str(raw).strip()))
+    except (InvalidOperation, ValueError, ZeroDivisionError):
+        raise ValueError(f"{name}: {raw!r} is not an exact number") from None
+
+
+def _encode(hint: Any, value: Any) -> Any:
+    """Encode ``value`` of type ``hint`` as plain JSON types (driven by the type, so it round-trips)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None:
+            return None
+        others = [o for o in typing.get_args(hint) if o is not type(None)]
+        return _encode(others[0], value)
+    if hint is Fraction:
+        return fraction_text(value)
+    if hint is dt.date:
+        return value.isoformat()
+    if hint in (bool, int, str):
+        return value
+    if dataclasses.is_dataclass(hint):
+        sub = typing.get_type_hints(hint)
+        return {f.name: _encode(sub[f.name], getattr(value, f.name)) for f in dataclasses.fields(hint)}
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if _is_pairs(hint):
+            value_hint = typing.get_args(args[0])[1]
+            return {key: _encode(value_hint, item) for key, item in value}
+        if len(args) == 2 and args[1] is Ellipsis:
+            return [_encode(args[0], item) for item in value]
+        return [_encode(a, item) for a, item in zip(args, value, strict=True)]
+    raise TypeError(f"cannot store {value!r} as {hint!r} in a rule set")
+
+
+def _is_pairs(hint: Any) -> bool:
+    """``tuple[tuple[str, X], ...]``: a mapping stored as pairs."""
+    if typing.get_origin(hint) is not tuple:
+        return False
+    args = typing.get_args(hint)
+    if len(args) != 2 or args[1] is not Ellipsis:
+        return False
+    inner = args[0]
+    return typing.get_origin(inner) is tuple and len(typing.get_args(inner)) == 2 and typing.get_args(inner)[0] is str
+
+
+def _decode(hint: Any, raw: Any, name: str) -> Any:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        options = typing.get_args(hint)
+        if raw is None and type(None) in options:
+            return None
+        others = [o for o in options if o is not type(None)]
+        return _decode(others[0], raw, name)
+    if hint is Fraction:
+        return parse_fraction(raw, name)
+    if hint is bool:
+        if not isinstance(raw, bool):
+            raise ValueError(f"{name}: expected true or false")
+        return raw
+    if hint is int:
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise ValueError(f"{name}: expected a whole number")
+        return raw
+    if hint is str:
+        if not isinstance(raw, str):
+            raise ValueError(f"{name}: expected text")
+        return raw
+    if hint is dt.date:
+        return dt.date.fromisoformat(raw)
+    if dataclasses.is_dataclass(hint):
+        sub = typing.get_type_hints(hint)
+        return hint(**{key: _decode(sub[key], value, f"{name}.{key}") for key, value in raw.items()})
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if _is_pairs(hint) and isinstance(raw, Mapping):
+            value_hint = typing.get_args(args[0])[1]
+            return tuple((str(key), _decode(value_hint, value, f"{name}.{key}")) for key, value in raw.items())
+        if not isinstance(raw, list):
+            raise ValueError(f"{name}: expected a list")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], item, f"{name}[{i}]") for i, item in enumerate(raw))
+        if len(args) != len(raw):
+            raise ValueError(f"{name}: expected {len(args)} items")
+        return tuple(_decode(a, item, f"{name}[{i}]") for i, (a, item) in enumerate(zip(args, raw, strict=True)))
+    raise TypeError(f"{name}: cannot read type {hint!r}")

@@ -1,0 +1,26 @@
+"""Public club pages (issue 2 navigation; issue 4 extends them)."""
+
+from django.urls import reverse
+
+
+def test_the_club_list_filters_by_federation(client, world):
+    response = client.get(reverse("clubs:list"), {"federation": world.hbs.pk})
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert world.club_hr.name in body
+    assert world.club_a.name not in body
+
+
+def test_a_club_page_hides_the_name_of_a_player_who_asked(client, world):
+    world.player.hide_name = True
+    world.player.save()
+    body = client.get(reverse("clubs:detail", args=[world.club_a.pk])).content.decode()
+    assert world.player.number in body
+    assert world.player.last_name not in body
+
+
+def test_home_page_and_language_switch(client, world):
+    assert client.get("/").status_code == 200
+    response = client.post(reverse("set_language"), {"language": "da", "next": "/"})
+    assert response.status_code == 302
+    assert client.cookies["django_language"].value == "da"

@@ -1,0 +1,84 @@
+"""Shared fixtures: two federations, clubs A and B, and the personas every view test uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from clubs.models import Club, ClubMembership
+from clubs.services import officer_assign
+from federation.models import Federation, Player, Region
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = REPO_ROOT.parent / "shared" / "samples"
+
+
+@dataclass
+class World:
+    dbf: Federation
+    hbs: Federation
+    district: Region
+    circle: Region
+    other_district: Region
+    club_a: Club
+    club_b: Club
+    club_hr: Club
+    player: Player
+
+
+@pytest.fixture
+def world(db) -> World:
+    dbf = Federation.objects.create(name="DBf", code="dbf", scheme="dbf", default_language="da")
+    hbs = Federation.objects.create(
+        name="HBS", code="hbs", scheme="hbs", default_language="hr", time_zone="Europe/Zagreb"
+    )
+    district = Region.objects.create(federation=dbf, code="fyn", name="Distrikt Fyn", kind="district")
+    circle = Region.objects.create(federation=dbf, code="odense", name="Kreds Odense", kind="circle", parent=district)
+    other = Region.objects.create(federation=dbf, code="nord", name="Distrikt Nord", kind="district")
+    club_a = Club.objects.create(federation=dbf, number="1001", name="Bridgeklubben A")
+    club_a.regions.set([district, circle])
+    club_b = Club.objects.create(federation=dbf, number="1002", name="Bridgeklubben B")
+    club_b.regions.set([other])
+    club_hr = Club.objects.create(federation=hbs, number="101", name="BK Zagreb")
+    player = Player.objects.create(federation=dbf, number="12345", first_name="Karen", last_name="Jensen")
+    ClubMembership.objects.create(player=player, club=club_a, is_home=True)
+    return World(dbf, hbs, district, circle, other, club_a, club_b, club_hr, player)
+
+
+@dataclass
+class Personas:
+    secretariat: object
+    commission: object
+    district_officer: object
+    director_a: object
+    director_b: object
+    player: object
+
+
+@pytest.fixture
+def personas(world, django_user_model) -> Personas:
+    def user(name):
+        return django_user_model.objects.create_user(name, f"{name}@example.com", "pw-" + name)
+
+    secretariat, commission, district_officer = user("secretariat"), user("commission"), user("district")
+    director_a, director_b, player_user = user("director_a"), user("director_b"), user("player")
+    officer_assign(actor=None, user=secretariat, role="secretariat", federation=world.dbf)
+    officer_assign(actor=None, user=commission, role="commission", federation=world.dbf)
+    officer_assign(
+        actor=None, user=district_officer, role="region_officer", federation=world.dbf, region=world.district
+    )
+    officer_assign(actor=None, user=director_a, role="club_director", federation=world.dbf, club=world.club_a)
+    officer_assign(actor=None, user=director_b, role="club_director", federation=world.dbf, club=world.club_b)
+    world.player.user = player_user
+    world.player.save(update_fields=["user"])
+    return Personas(secretariat, commission, district_officer, director_a, director_b, player_user)
+
+
+@pytest.fixture
+def samples() -> Path:
+    """The real result files in ../shared/samples; tests that need them skip when the folder is absent."""
+    if not SAMPLES.is_dir():
+        pytest.skip(f"the shared samples folder {SAMPLES} is absent (it sits beside the project checkout)")
+    return SAMPLES

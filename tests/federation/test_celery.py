@@ -1,0 +1,54 @@
+"""Celery: eager without REDIS_URL; a real worker on Redis with it (issue 2)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from federation.tasks import ping
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_tasks_run_in_process_when_no_broker_is_configured():
+    if settings.REDIS_URL:
+        pytest.skip("REDIS_URL is set: tasks go to the real broker (covered by the worker round-trip test)")
+    assert ping.delay().get(timeout=1) == "pong"
+
+
+@pytest.mark.redis
+def test_a_task_round_trips_through_a_real_worker_on_redis():
+    if not settings.REDIS_URL:
+        pytest.skip("REDIS_URL is not set: no broker to send the task through (.ci/run sets it)")
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "federation",
+            "worker",
+            "--pool=solo",
+            "-Q",
+            queue,
+            "--loglevel=WARNING",
+        ],
+        cwd=REPO_ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        result = ping.apply_async(queue=queue)
+        assert result.get(timeout=60) == "pong"
+        assert result.successful()
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)

@@ -1,0 +1,58 @@
+"""``seed_demo`` builds both demo federations deterministically and idempotently (issue 2)."""
+
+import hashlib
+
+from django.core.management import call_command
+
+from clubs.models import Club, ClubMembership, PlayingTime
+from federation.models import Federation, Player, Region
+
+
+def snapshot() -> str:
+    rows = [
+        sorted(Federation.objects.values_list("code", "scheme", "name")),
+        sorted(Region.objects.values_list("federation__code", "code", "kind", "parent__code", "name")),
+        sorted(Club.objects.values_list("federation__code", "number", "name")),
+        sorted(PlayingTime.objects.values_list("club__number", "weekday", "part_of_day")),
+        sorted(Player.objects.values_list("federation__code", "number", "first_name", "last_name", "status")),
+        sorted(ClubMembership.objects.values_list("player__number", "club__number", "is_home")),
+    ]
+    return hashlib.sha256(repr(rows).encode()).hexdigest()
+
+
+def test_seed_demo_builds_both_federations_at_the_asked_scale(db):
+    call_command("seed_demo", players=120, clubs=8, hbs_players=40, verbosity=0)
+    assert Federation.objects.get(code="dbf").scheme == "dbf"
+    assert Federation.objects.get(code="hbs").scheme == "hbs"
+    assert Club.objects.filter(federation__code="dbf").count() == 8
+    assert Club.objects.filter(federation__code="hbs").count() == 12
+    assert Player.objects.filter(federation__code="dbf").count() == 120
+    assert Player.objects.filter(federation__code="hbs").count() == 40
+    assert Region.objects.filter(federation__code="dbf", kind="circle", parent__isnull=False).exists()
+    # Every player has exactly one home club (the membership constraint).
+    assert ClubMembership.objects.filter(is_home=True).count() == 160
+
+
+def test_seed_demo_twice_changes_nothing(db):
+    call_command("seed_demo", players=120, clubs=8, hbs_players=40, verbosity=0)
+    first = snapshot()
+    call_command("seed_demo", players=120, clubs=8, hbs_players=40, verbosity=0)
+    assert snapshot() == first
+
+
+def test_a_larger_seed_keeps_every_player_of_a_smaller_one(db):
+    call_command("seed_demo", players=50, clubs=8, hbs_players=10, verbosity=0)
+    before = set(Player.objects.values_list("number", "first_name", "last_name"))
+    call_command("seed_demo", players=90, clubs=8, hbs_players=10, verbosity=0)
+    after = set(Player.objects.values_list("number", "first_name", "last_name"))
+    assert before < after
+    assert len(after) == 100
+
+
+def test_the_admin_superuser_exists_only_in_debug(db, settings, django_user_model):
+    settings.DEBUG = False
+    call_command("seed_demo", players=5, clubs=2, hbs_players=5, verbosity=0)
+    assert not django_user_model.objects.filter(username="admin").exists()
+    settings.DEBUG = True
+    call_command("seed_demo", players=5, clubs=2, hbs_players=5, verbosity=0)
+    assert django_user_model.objects.get(username="admin").is_superuser
