@@ -186,24 +186,26 @@ def scale(request: ScaleRequest, rules: HbsRuleSet = HBS_DRAFT) -> Scale:
         inputs += [("S", str(request.strength)), ("D", str(request.boards))]
     elif source == "fixed":
         rule_ids.append("H-8")
-        inputs.append(("B fixed", fixed(b, 4)))
+        inputs.append(("B from", "fixed in advance"))
     else:
         rule_ids.append("H-8")
-        inputs.append(("B band", _band_text(request.bands, n_units)))
+        inputs.append(("B from", f"bands by field size: {_band_text(request.bands, n_units)}"))
     if b is not None:
         inputs.append(("B", fixed(b, 4)))
 
+    n = places_paid(n_units, rules)
     reason = below
     if reason is None and b is not None and b <= 0 and rules.nothing_when_b_nonpositive:
         reason = f"B = {fixed(b, 4)} is not positive and this rule set awards nothing then (H-6 setting)"
+    if reason is None and n < 1:
+        reason = f"{_num_str(rules.paid_share * 100)} % of {n_units} rounded {rules.paid_rounding} pays no place (H-3)"
     if reason is not None:
-        rule_ids.append("H-10" if below else "H-6")
+        rule_ids.append("H-10" if below else "H-6" if b is not None and b <= 0 else "H-3")
         explanation = Explanation(tuple(rule_ids), (*inputs, ("n", "0"), ("reason", reason)))
         entries = tuple(EntryPoints(first, last, Fraction(0), 0, explanation) for first, last in (ranks or ()))
         return Scale(request, t, b, source, 0, (), (), (), entries, reason, explanation)
 
     assert b is not None
-    n = places_paid(n_units, rules)
     weights = log_weights(n, rules.place_offset)
     values = spread(b, n, rules)
     awards = tuple(round_points(v, rules) for v in values)
@@ -235,7 +237,7 @@ def entry_points(result: Scale, first: int, last: int, rules: HbsRuleSet = HBS_D
     rule_ids = list(base.rules) + (["H-7"] if tied else [])
     inputs = [*base.inputs, ("place", place_text(first, last))]
     if first > n:
-        inputs.append(("paid", f"place {place_text(first, last)} lies beyond the {n} paid places"))
+        inputs.append(("reason", f"place {place_text(first, last)} lies beyond the {n} paid places (H-3)"))
         return EntryPoints(first, last, Fraction(0), 0, Explanation(tuple(rule_ids), tuple(inputs)))
     share = tie_share(result.raw, first, last)
     units = round_points(share, rules)
