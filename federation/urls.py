@@ -16,6 +16,8 @@ app_urls = (
 urlpatterns = [
     path("", include(app_urls)),
     path("clubs/", include("clubs.urls")),
+    path("tournaments/", include("tournaments.urls")),
+    path("", include("masterpoints.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -229,6 +229,23 @@ _TITLES = (
 )
 
 
+#: Fraction defaults of the rule set as module constants (Fractions are immutable; RUF009).
+_D_2_0 = _f("2.0")
+_Q_0 = F(0)
+_Q_10 = F(10)
+_Q_14 = F(14)
+_Q_1_2 = F(1, 2)
+_Q_1_3 = F(1, 3)
+_Q_1_4 = F(1, 4)
+_Q_1_5 = F(1, 5)
+_Q_2 = F(2)
+_Q_20 = F(20)
+_Q_2_3 = F(2, 3)
+_Q_3_8 = F(3, 8)
+_Q_5_8 = F(5, 8)
+_Q_601_100 = F(601, 100)
+
+
 @dataclass(frozen=True)
 class DbfRuleSet:
     """All parameters of the DBf masterpoint rules in force from ``valid_from`` (inclusive).
@@ -262,7 +279,7 @@ class DbfRuleSet:
     #: ``"club"``: the § 405B7g 54-board rule.
     gp_federation_board_rule: str = "none"
     #: § 403B2 "halv MP-uddeling", § 433E2 simultaneous events, § 433D2a beginners' qualifiers.
-    half_quota: Fraction = F(1, 2)
+    half_quota: Fraction = _Q_1_2
 
     # § 2.2 — n2, the large-tournament surcharge (§ 405B7f, § 423A, § 433A, § 443A).
     n2_categories: tuple[str, ...] = ("SP",)
@@ -270,13 +287,13 @@ class DbfRuleSet:
     #: (from this many boards in the whole tournament, n2), ascending.
     n2_bands: tuple[tuple[int, Fraction], ...] = ((100, F(1, 5)), (150, F(2, 5)))
     #: § 433B2a: the DM junior pairs final always counts n2, at least this.
-    junior_final_min_n2: Fraction = F(1, 5)
+    junior_final_min_n2: Fraction = _Q_1_5
     #: D-Q3: n2 enlarges the field (D' = ⌈D_raw·(1 + n2)⌉ sets p_max and Q); off: n2 scales the amount only.
     n2_enlarges_field: bool = True
 
     # § 2.3 — row-strength factor r by number of strength rows (§ 405B5); extra rows in the middle at 0.
     row_factors: tuple[tuple[Fraction, ...], ...] = _ROW_FACTORS
-    row_factor_extra: Fraction = F(0)
+    row_factor_extra: Fraction = _Q_0
     #: D-Q8: rows split at random use each row's own N (off); on: one common scale from the average row size.
     random_rows_common_scale: bool = False
 
@@ -284,12 +301,12 @@ class DbfRuleSet:
     bp_common_top_cap: int = 40
     bp_common_top_divisor: int = 5
     robots_divisor: int = 5
-    sp_gp_unmet_weight: Fraction = F(1, 2)
+    sp_gp_unmet_weight: Fraction = _Q_1_2
     top16_field: int = 16
 
     # § 2.6 / § 2.7 — paid places and the ratio Q.
-    paid_share: Fraction = F(1, 3)
-    ratio_base: Fraction = F(2, 3)
+    paid_share: Fraction = _Q_1_3
+    ratio_base: Fraction = _Q_2_3
     #: D-Q1: ``"min_at_last_paid"`` (Q = max(2/3, (MPmin/MPmax)^(1/(p_max−1))), the chosen A1),
     #: ``"min_after_last_paid"`` (exponent 1/p_max, A2) or ``"fixed"`` (Q = 2/3 always, A4).
     ratio_rule: str = "min_at_last_paid"
@@ -298,24 +315,24 @@ class DbfRuleSet:
 
     # § 2.10 — team matches (§ 405A3, § 411B).
     team_board_reference: tuple[tuple[str, int], ...] = (("BP", 24), ("SP", 32), ("GP", 40))
-    vp_win: Fraction = F(14)
-    vp_draw_min: Fraction = F(601, 100)
-    vp_scale_max: Fraction = F(20)
-    bam_win_share: Fraction = F(5, 8)
-    bam_loss_share: Fraction = F(3, 8)
+    vp_win: Fraction = _Q_14
+    vp_draw_min: Fraction = _Q_601_100
+    vp_scale_max: Fraction = _Q_20
+    bam_win_share: Fraction = _Q_5_8
+    bam_loss_share: Fraction = _Q_3_8
     #: § 412A: row A = 16 + R, B = 12 + R, C = 10 + R, each further row 2 less; random rows 16.
     bp_team_row_bases: tuple[Fraction, ...] = (F(16), F(12), F(10))
-    bp_team_row_step: Fraction = F(2)
+    bp_team_row_step: Fraction = _Q_2
     team_tables: tuple[tuple[str, TeamValueTable], ...] = _TEAM_TABLES
     cup_tables: tuple[tuple[str, tuple[tuple[str, Fraction], ...]], ...] = _CUP_TABLES
 
     # § 2.11 — BP team bonus (§ 406A3, § 412B).
-    bp_bonus_per_match: Fraction = F(10)
+    bp_bonus_per_match: Fraction = _Q_10
     #: § 412B2: A row 1, B 2/3, C 1/2 of the A row's bonus; every lower row as C.
     bp_bonus_row_fractions: tuple[Fraction, ...] = (F(1), F(2, 3), F(1, 2))
-    team_bonus_paid_share: Fraction = F(1, 3)
+    team_bonus_paid_share: Fraction = _Q_1_3
     #: § 411D: bonus for a player (or substitute) who played at least this share of the team's boards.
-    bonus_min_share: Fraction = F(1, 2)
+    bonus_min_share: Fraction = _Q_1_2
 
     # § 2.12 — fixed SP/GP team bonuses.
     team_bonus_tables: tuple[tuple[str, tuple[tuple[str, tuple[Fraction, ...]], ...]], ...] = _BONUS_TABLES
@@ -323,7 +340,7 @@ class DbfRuleSet:
     pyramid_bonus_prorated: bool = True
     prorated_bonus_tables: tuple[str, ...] = ("sp_third_div_qual", "sp_district_promotion", "sp_women_school")
     #: § 413F: no. 1 gets X SP per team in the row; X by number of rows like the match values.
-    festival_bonus_random: Fraction = F(2)
+    festival_bonus_random: Fraction = _Q_2
     festival_bonus_by_rows: tuple[tuple[Fraction, ...], ...] = (
         (F(2),),
         (_f("2.2"), _f("1.8")),
@@ -331,22 +348,22 @@ class DbfRuleSet:
         (_f("2.3"), _f("2.1"), _f("1.9"), _f("1.7")),
         (_f("2.4"), _f("2.2"), _f("2.0"), _f("1.8"), _f("1.6")),
     )
-    festival_bonus_extra: Fraction = _f("2.0")
+    festival_bonus_extra: Fraction = _D_2_0
     #: § 413F2: no. 2 = 2/3 of no. 1, no. 3 = 3/4 of no. 2, no. 4 = 4/5 of no. 3.
     festival_bonus_chain: tuple[Fraction, ...] = (F(1), F(2, 3), F(3, 4), F(4, 5))
 
     # § 2.13 — pair bonus p-406d (low confidence).
     #: D-Q15: compute the § 406B2 pair bonus with the provisional formula; off: the director enters it.
     pair_bonus_enabled: bool = False
-    pair_bonus_field_surcharge: Fraction = F(1, 2)
-    pair_bonus_paid_share: Fraction = F(1, 4)
+    pair_bonus_field_surcharge: Fraction = _Q_1_2
+    pair_bonus_paid_share: Fraction = _Q_1_4
 
     # § 2.14 — fixed GP tables for pair events (§ 434A).
     pair_tables: tuple[tuple[str, tuple[Fraction, ...]], ...] = _PAIR_TABLES
     #: § 434A1b, D-Q9: below this many pairs, only the first ceil(N/3) entries of the table are paid.
     pair_table_reduced_below: tuple[tuple[str, int], ...] = (("dm_open_1st_division", 40),)
     #: § 434A1c, D-Q19: DM open pairs 2nd division pays the normal GP scale times this, after Q.
-    dm_open_2nd_division_multiplier: Fraction = F(2)
+    dm_open_2nd_division_multiplier: Fraction = _Q_2
     #: § 434A5–6: (at most this many pairs, or None for any number, table).
     klubsolv_gp_bands: tuple[tuple[int | None, tuple[Fraction, ...]], ...] = (
         (50, (F(1),)),
@@ -359,7 +376,7 @@ class DbfRuleSet:
 
     # § 2.8 / § 2.16 — eligibility and special events.
     #: § 405B7b: SP/GP need at least this share of the boards planned for the player.
-    sp_gp_min_share: Fraction = F(1, 2)
+    sp_gp_min_share: Fraction = _Q_1_2
     #: D-Q17: ranking basis of an SP/GP handicap tournament (``"handicap"`` or ``"nominal"``); BP always nominal.
     handicap_sp_gp_ranking: str = "handicap"
 

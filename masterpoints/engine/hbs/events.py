@@ -24,7 +24,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from masterpoints.engine.common import Explanation, PlayerAward, RequestError, parse_ranks
-from masterpoints.engine.hbs.rules import FORMS, HBS_DRAFT, KINDS, HbsRuleSet, _num_str
+from masterpoints.engine.hbs.rules import FORMS, HBS_DRAFT, KINDS, HbsRuleSet, number_text
 from masterpoints.engine.hbs.scale import (
     EntryPoints,
     Scale,
@@ -156,16 +156,6 @@ def event_awards(
         else:
             awards += _placing(context, where, per_team_boards=False, boards=boards)
     return awards
-
-
-def event_scale(event: Event, kind: KindAward, rules: HbsRuleSet = HBS_DRAFT, boards: int | None = None) -> Scale:
-    """The scale of one kind of ``event`` (for previews); D is ``boards`` or the event's D (H-11)."""
-    n_units, event_boards, _path = _check(event)
-    d = boards if boards is not None else event_boards
-    return scale(
-        ScaleRequest(event.form, n_units, d, kind.strength, kind.first_place, tuple(kind.bands)),
-        rules,
-    )
 
 
 # --- internals ------------------------------------------------------------------------------------------
@@ -358,13 +348,13 @@ def _matches(context: _Context, where: str) -> list[PlayerAward]:
             ("match", match.key),
             ("result", "won" if match.winner is not None else "drawn"),
             ("N", str(rules.win_field)),
-            ("T", _num_str(rules.win_form_factor)),
-            ("S", str(context.strength)),
+            ("T", number_text(rules.win_form_factor)),
+            ("S", number_text(Fraction(context.strength))),
             ("D", str(match.boards)),
             ("B", fixed(b, 4)),
         ]
         if share != 1:
-            inputs.append(("draw share", _num_str(share)))
+            inputs.append(("draw share", number_text(share)))
         reason = None
         if match.boards < rules.win_min_boards:
             reason = f"a match of {match.boards} boards is not scored per win: it needs {rules.win_min_boards} (H-5)"
@@ -405,4 +395,4 @@ def _side_name(match: Match, side: MatchSide) -> str:
 
 
 def _percent(share: Fraction) -> str:
-    return f"{_num_str(share * 100)} %"
+    return f"{number_text(share * 100)} %"

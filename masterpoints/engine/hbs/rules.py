@@ -178,17 +178,17 @@ class HbsRuleSet:
             if f.name == "valid_from":
                 out[f.name] = value.isoformat()
             elif f.name == "form_factors":
-                out[f.name] = {form: _num_str(t) for form, t in value}
+                out[f.name] = {form: number_text(t) for form, t in value}
             elif f.name == "minimum_fields":
                 out[f.name] = dict(value)
             elif f.name == "unlisted_awards":
-                out[f.name] = [{"kind": kind, "strength": _num_str(s)} for kind, s in value]
+                out[f.name] = [{"kind": kind, "strength": number_text(s)} for kind, s in value]
             elif f.name == "categories":
                 out[f.name] = [
                     {"code": r.code, "name": r.name, "black": r.black, "red": r.red, "master": r.master} for r in value
                 ]
             elif isinstance(value, Fraction):
-                out[f.name] = _num_str(value)
+                out[f.name] = number_text(value)
             else:
                 out[f.name] = value
         return out
@@ -245,8 +245,9 @@ def _from_json(name: str, raw: Any, default: Any) -> Any:
     return raw
 
 
-def _num_str(value: Fraction) -> str:
-    """A terminating decimal as a plain decimal string (``"0.7"``), otherwise ``"p/q"``."""
+def number_text(value: Fraction) -> str:
+    """Exact display and JSON form of a number: a terminating decimal as a decimal string (``"0.7"``),
+    anything else as ``"p/q"``."""
     den = value.denominator
     twos = fives = 0
     while den % 2 == 0:
@@ -317,5 +318,6 @@ __all__ = [
     "KINDS",
     "CategoryRow",
     "HbsRuleSet",
+    "number_text",
     "ruleset_for",
 ]

@@ -14,13 +14,13 @@ result rounded up with the engine's tiny tolerance (``common.ceil_units``), so a
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
 
 from masterpoints.engine.common import Explanation, Number, RequestError, ceil_units, parse_ranks, tie_share
-from masterpoints.engine.hbs.rules import FORMS, HBS_DRAFT, HbsRuleSet, _num_str
+from masterpoints.engine.hbs.rules import FORMS, HBS_DRAFT, HbsRuleSet, number_text
 
 #: Significant digits of the logarithms (the design asks for at least 50).
 LN_PRECISION = 50
@@ -179,11 +179,11 @@ def scale(request: ScaleRequest, rules: HbsRuleSet = HBS_DRAFT) -> Scale:
     below = minimum_field_reason(form, n_units, rules)
     b, source = _first_place(request, t, rules, need=below is None)
 
-    inputs: list[tuple[str, str]] = [("form", form), ("N", str(n_units)), ("T", _num_str(t))]
+    inputs: list[tuple[str, str]] = [("form", form), ("N", str(n_units)), ("T", number_text(t))]
     rule_ids: list[str] = []
     if source == "formula":
         rule_ids.append("HBS formula")
-        inputs += [("S", str(request.strength)), ("D", str(request.boards))]
+        inputs += [("S", number_text(Fraction(request.strength))), ("D", str(request.boards))]
     elif source == "fixed":
         rule_ids.append("H-8")
         inputs.append(("B from", "fixed in advance"))
@@ -198,7 +198,9 @@ def scale(request: ScaleRequest, rules: HbsRuleSet = HBS_DRAFT) -> Scale:
     if reason is None and b is not None and b <= 0 and rules.nothing_when_b_nonpositive:
         reason = f"B = {fixed(b, 4)} is not positive and this rule set awards nothing then (H-6 setting)"
     if reason is None and n < 1:
-        reason = f"{_num_str(rules.paid_share * 100)} % of {n_units} rounded {rules.paid_rounding} pays no place (H-3)"
+        reason = (
+            f"{number_text(rules.paid_share * 100)} % of {n_units} rounded {rules.paid_rounding} pays no place (H-3)"
+        )
     if reason is not None:
         rule_ids.append("H-10" if below else "H-6" if b is not None and b <= 0 else "H-3")
         explanation = Explanation(tuple(rule_ids), (*inputs, ("n", "0"), ("reason", reason)))
@@ -214,11 +216,7 @@ def scale(request: ScaleRequest, rules: HbsRuleSet = HBS_DRAFT) -> Scale:
     explanation = Explanation(tuple(rule_ids), tuple(inputs))
     result = Scale(request, t, b, source, n, weights, values, awards, (), None, explanation)
     if ranks is not None:
-        result = Scale(
-            request, t, b, source, n, weights, values, awards,
-            tuple(entry_points(result, first, last, rules) for first, last in ranks),
-            None, explanation,
-        )  # fmt: skip
+        result = replace(result, entries=tuple(entry_points(result, first, last, rules) for first, last in ranks))
     return result
 
 

@@ -1,0 +1,698 @@
+"""A whole tournament to per-player awards: what the upload pipeline calls (``dbf.md`` §§ 2.8–2.16).
+
+Pairs, individual and mini-team events (:class:`PairEvent`, :func:`pair_event_awards`): BP per playing day
+on that day's score (§ 405B6a), SP/GP once on the total (§ 405B7a), SP/GP only to players with at least
+half the boards planned for them, else to their substitute (§ 405B7b, D-Q4). Team events
+(:class:`TeamEvent`, :func:`team_event_awards`): MP per player per match by the share played (§ 405A1,
+§ 406A), and the bonus for final placing (§ 411D, §§ 412B–414).
+
+Player and entry keys are the caller's opaque strings. Every function returns ``list[PlayerAward]`` with one
+award per player per scoring part (zero awards included, so the explanation also says why nothing was
+won); each explanation lists the rule ids and inputs as strings.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from masterpoints.engine.common import Explanation, PlayerAward, RequestError, parse_ranks
+from masterpoints.engine.dbf.rules import CATEGORIES, DBF_2023, FORMS, ORGANIZERS, SPLITS, DbfRuleSet
+from masterpoints.engine.dbf.scale import (
+    Scale,
+    ScaleRequest,
+    klubsolv_scale,
+    pair_bonus_scale,
+    pair_table_scale,
+    scale,
+    surcharge_n2,
+)
+from masterpoints.engine.dbf.teams import (
+    TeamBonusRequest,
+    TeamMatchRequest,
+    cup_value,
+    festival_bonus,
+    fixed_team_bonus,
+    team_bonus,
+    team_match,
+    team_row_value,
+)
+
+SANCTIONS: tuple[str, ...] = ("none", "full", "half", "automatic")
+
+#: Special pair events and the § they follow. Fixed GP tables map to the rule set's ``pair_tables``.
+SPECIAL_EVENTS: dict[str, str] = {
+    "standard": "§ 406B1",
+    "simultaneous": "§ 433E",  # Klubsølv / Landsdækkende Handicap at the club: SP at half quota
+    "simultaneous_national": "§ 434A5",  # the national comparison's GP table (NS and EW apart)
+    "beginners_qualifier": "§ 433D",
+    "beginners_final": "§ 433D",
+    "junior_pairs_final": "§ 433B",
+    "top16": "§ 443B",
+    "dm_open_superliga": "§ 434A1a",
+    "dm_open_1st_division": "§ 434A1b",
+    "dm_open_2nd_division": "§ 434A1c",
+    "dm_mixed_a": "§ 434A2a",
+    "dm_mixed_b": "§ 434A2b",
+    "dm_women": "§ 434A3",
+    "dm_senior": "§ 434A4",
+}
+_TABLE_EVENTS = ("dm_open_superliga", "dm_open_1st_division", "dm_mixed_a", "dm_mixed_b", "dm_women", "dm_senior")
+_SP_PAIR_EVENTS = ("simultaneous", "beginners_qualifier", "beginners_final")
+_GP_PAIR_EVENTS = (*_TABLE_EVENTS, "dm_open_2nd_division", "simultaneous_national")
+
+
+# --- input records ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Player:
+    """One player's participation in a part (a playing day, the whole tournament, a match, a team's row).
+
+    ``boards``: boards this player played there. ``substitute_for``: the player key this one replaced, if a
+    substitute (§ 405B6b, B7b). ``registered``: on the team's registered list (GP bonus, § 414A).
+    """
+
+    player: str
+    boards: int
+    substitute_for: str | None = None
+    registered: bool = True
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A pair, player, mini-team or team with its place range ``first…last`` (``last`` for a tie).
+
+    ``planned_boards``: the boards the tournament was planned with for these players (§ 405B7b) or, in a
+    team standing, the team's boards (§ 411D); defaults to the section's boards.
+    """
+
+    entry: str
+    first: int
+    players: tuple[Player, ...] = ()
+    last: int | None = None
+    planned_boards: int | None = None
+
+    @property
+    def places(self) -> tuple[int, int]:
+        return (self.first, self.last if self.last is not None else self.first)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A row or section of one part: its N present (§ 405B1), boards (per day for BP, total for SP/GP),
+    strength row index (1 = top), movement facts (``met`` with a common top, D-Q5; ``robots``) and the
+    ranked entries. ``field`` is a D entered by the director where the rules leave it open (§ 451A)."""
+
+    key: str
+    participants: int
+    boards: int
+    entries: tuple[Entry, ...]
+    row: int = 1
+    met: int | None = None
+    robots: bool = False
+    field: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class Part:
+    """A scoring part: one playing day for BP (§ 405B6a) or the final overall result for SP/GP (§ 405B7a).
+    ``rows`` is the number of strength rows (default: the highest section row)."""
+
+    key: str
+    sections: tuple[Section, ...]
+    split: str = "random"
+    rows: int | None = None
+
+
+@dataclass(frozen=True)
+class PairEvent:
+    """A pairs, individual or mini-team tournament (§§ 421–444).
+
+    ``sanction``: a club's SP/GP sanction (§ 403): ``"full"``, ``"half"`` (n1 = ½, § 403B2) or
+    ``"automatic"`` (SP simultaneous events and top-16, § 403A). ``special`` names the events with their
+    own rules (:data:`SPECIAL_EVENTS`). ``handicap``/``ranking_basis`` state how the caller ranked a
+    handicap event (§ 405B6f, D-Q17). ``pair_bonus``: the event pays the § 406B2 bonus (DM junior pairs
+    final, § 433B2b); ``manual_bonus`` maps entry keys to the per-player units entered by hand (§ 451A).
+    """
+
+    form: str
+    category: str
+    parts: tuple[Part, ...]
+    organizer: str = "club"
+    sanction: str = "none"
+    special: str = "standard"
+    handicap: bool = False
+    ranking_basis: str = "nominal"
+    pair_bonus: bool = False
+    manual_bonus: tuple[tuple[str, int], ...] = ()
+
+
+# --- checks -----------------------------------------------------------------------------------------------
+
+
+def check_permission(category: str, organizer: str, sanction: str) -> None:
+    """Who may award what (§ 403, ``dbf.md`` § 2.16): clubs BP; districts and kredse SP; DBf GP; a club SP
+    or GP only with a sanction (full or half, § 403B1–2; automatic SP for simultaneous events and the
+    top-16, § 403A; GP also in jubilee years, § 403B4). Anything else is refused."""
+    if organizer not in ORGANIZERS:
+        raise RequestError("organizer", f"unknown organizer {organizer!r}: one of {', '.join(ORGANIZERS)}")
+    if sanction not in SANCTIONS:
+        raise RequestError("sanction", f"unknown sanction {sanction!r}: one of {', '.join(SANCTIONS)}")
+    if category == "BP":
+        return
+    if category == "SP" and organizer in ("district", "circle", "federation"):
+        return
+    if category == "GP" and organizer == "federation":
+        return
+    if category == "GP" and organizer in ("district", "circle"):
+        raise RequestError("organizer", f"a {organizer} may not award GP: only DBf may (§ 403)")
+    if organizer == "club":
+        if sanction == "none":
+            raise RequestError("sanction", f"a club awards {category} only with a sanction (§ 403, § 403B)")
+        if category == "GP" and sanction == "automatic":
+            raise RequestError("sanction", "automatic sanctions cover SP only (§ 403A); GP needs DBf's sanction")
+
+
+def _quota_for(event: PairEvent) -> str | None:
+    """n1 overrides: § 403B2 half MP, § 433E2 simultaneous, § 433D2 beginners (qualifiers ½, final 1)."""
+    if event.special in ("simultaneous", "beginners_qualifier"):
+        return "half"
+    if event.special == "beginners_final":
+        return "full"
+    if event.sanction == "half":
+        return "half"
+    return None
+
+
+def _check_special(event: PairEvent) -> None:
+    special = event.special
+    if special not in SPECIAL_EVENTS:
+        raise RequestError("special", f"unknown special event {special!r}: one of {', '.join(SPECIAL_EVENTS)}")
+    if special in _SP_PAIR_EVENTS and (event.form, event.category) != ("pairs", "SP"):
+        raise RequestError("special", f"{special} is an SP pairs event ({SPECIAL_EVENTS[special]})")
+    if special in _GP_PAIR_EVENTS and (event.form, event.category) != ("pairs", "GP"):
+        raise RequestError("special", f"{special} is a GP pairs event ({SPECIAL_EVENTS[special]})")
+    if special == "junior_pairs_final" and (event.form, event.category) not in (("pairs", "SP"), ("pairs", "GP")):
+        raise RequestError("special", "the DM junior pairs final awards SP, or GP after regional rounds (§ 433B2)")
+    if special == "top16" and (event.form, event.category) != ("individual", "SP"):
+        raise RequestError("special", "the top-16 is an SP individual tournament (§ 443B)")
+    if event.pair_bonus and not (special == "junior_pairs_final" and event.category == "SP"):
+        raise RequestError(
+            "pair_bonus",
+            "the § 406B2 pair bonus is paid in the DM junior pairs final with SP only "
+            "(§ 433B2b; GP without bonus, § 433B2c)",
+        )
+    if special == "beginners_qualifier":
+        for i, part in enumerate(event.parts):
+            if part.split == "strength":
+                raise RequestError(
+                    f"parts[{i}].split", "the DM beginners' qualifiers must not be split by strength (§ 433D1)"
+                )
+
+
+def event_warnings(event: PairEvent, rules: DbfRuleSet = DBF_2023) -> list[str]:
+    """Things the director should look at that do not stop the computation."""
+    warnings = []
+    if event.special in ("simultaneous", "simultaneous_national") and any(p.split == "strength" for p in event.parts):
+        warnings.append("simultaneous events should not be split by strength (§ 433E1)")
+    if event.pair_bonus and not rules.pair_bonus_enabled and not event.manual_bonus:
+        warnings.append("the pair bonus formula is off (D-Q15) and no bonus was entered by hand (§ 451A)")
+    return warnings
+
+
+# --- pairs, individual, mini-teams ----------------------------------------------------------------------------
+
+
+def pair_event_awards(event: PairEvent, rules: DbfRuleSet = DBF_2023) -> list[PlayerAward]:
+    """Every player's award for every scoring part of a pairs, individual or mini-team tournament.
+
+    BP: one part per playing day, each its own MP event on that day's score (§ 405B6a, § 431B); every
+    player who played that day, substitutes included, gets the entry's BP (§ 405B6b). SP/GP: one part, the
+    final overall result (§ 405B7a; no BP for partial results, § 405B7e); S ∈ {0, 1} (D-Q4): a player with
+    at least half the planned boards gets the entry's award, otherwise the substitute who played at least
+    half (§ 405B7b). Ties share unrounded sums (§ 405B3, D-Q12).
+    """
+    if event.form not in FORMS:
+        raise RequestError("form", f"unknown form {event.form!r}: one of {', '.join(FORMS)}")
+    if event.category not in CATEGORIES:
+        raise RequestError("category", f"unknown category {event.category!r}: one of {', '.join(CATEGORIES)}")
+    sanction = (
+        "automatic" if event.special in ("simultaneous", "top16") and event.sanction == "none" else event.sanction
+    )
+    check_permission(event.category, event.organizer, sanction)
+    _check_special(event)
+    if not event.parts:
+        raise RequestError("parts", "an event needs at least one part")
+    if event.category != "BP" and len(event.parts) != 1:
+        raise RequestError(
+            "parts",
+            f"{event.category} are awarded once, on the final overall result (§ 405B7a); partial results earn no BP "
+            "(§ 405B7e): give one part",
+        )
+    if event.handicap:
+        if event.category == "BP" and event.ranking_basis != "nominal":
+            raise RequestError("ranking_basis", "BP in a handicap event go by the nominal result (§ 405B6f)")
+        if event.category != "BP" and event.ranking_basis != rules.handicap_sp_gp_ranking:
+            raise RequestError(
+                "ranking_basis",
+                f"this rule set ranks SP/GP handicap events by the {rules.handicap_sp_gp_ranking} result (D-Q17)",
+            )
+    manual = dict(event.manual_bonus)
+    awards: list[PlayerAward] = []
+    for i, part in enumerate(event.parts):
+        where = f"parts[{i}]"
+        if part.split not in SPLITS:
+            raise RequestError(f"{where}.split", f"unknown split {part.split!r}: one of {', '.join(SPLITS)}")
+        if not part.sections:
+            raise RequestError(f"{where}.sections", "a part needs at least one section")
+        rows = part.rows if part.rows is not None else max(s.row for s in part.sections)
+        common_n = None
+        if part.split == "random" and rules.random_rows_common_scale and len(part.sections) > 1:
+            # D-Q8 (alternative reading): one common scale from the average row size, rounded up.
+            common_n = math.ceil(Fraction(sum(s.participants for s in part.sections), len(part.sections)))
+        for j, section in enumerate(part.sections):
+            at = f"{where}.sections[{j}]"
+            section_scale = _section_scale(event, part, section, rows, common_n, rules, at)
+            label = f"{part.key}/{section.key}" if len(part.sections) > 1 else part.key
+            awards += _section_awards(event, section, section_scale, label, rules, at)
+            if event.pair_bonus:
+                awards += _pair_bonus_awards(event, part, section, rows, label, manual, rules, at)
+    return awards
+
+
+def _section_scale(
+    event: PairEvent, part: Part, section: Section, rows: int, common_n: int | None, rules: DbfRuleSet, at: str
+) -> Scale:
+    n = common_n if common_n is not None else section.participants
+    try:
+        if event.special in _TABLE_EVENTS:
+            return pair_table_scale(event.special, n, rules)
+        if event.special == "simultaneous_national":
+            count = (
+                sum(s.participants for s in part.sections) if rules.klubsolv_count == "total" else section.participants
+            )
+            return klubsolv_scale(count, rules)
+        return scale(_scale_request(event, part, section, rows, n, rules), rules)
+    except RequestError as exc:
+        raise RequestError(f"{at}.{exc.field}", exc.message) from None
+
+
+def _scale_request(event: PairEvent, part: Part, section: Section, rows: int, n: int, rules: DbfRuleSet):
+    surcharge = None
+    if event.special == "junior_pairs_final" and event.category == "SP":
+        # § 433B2a: the condition of § 405B7f "er opfyldt": n2 always counts, at least 0.2.
+        computed = surcharge_n2("SP", "federation", section.boards, rules)
+        surcharge = max(computed, rules.junior_final_min_n2)
+    multiplier = rules.dm_open_2nd_division_multiplier if event.special == "dm_open_2nd_division" else Fraction(1)
+    return ScaleRequest(
+        form=event.form,
+        category=event.category,
+        participants=n,
+        boards=section.boards,
+        organizer=event.organizer,
+        met=section.met,
+        robots=section.robots,
+        top16=event.special == "top16",
+        rows=rows,
+        row=section.row,
+        split=part.split,
+        multiplier=multiplier,
+        quota=_quota_for(event),
+        surcharge=surcharge,
+        field=section.field,
+    )
+
+
+def _checked_entries(section: Section, at: str) -> list[tuple[int, int]]:
+    if section.participants < 1:
+        raise RequestError(f"{at}.participants", f"need at least 1 participant, not {section.participants}")
+    if section.boards < 0:
+        raise RequestError(f"{at}.boards", f"the number of boards cannot be negative ({section.boards})")
+    keys = [e.entry for e in section.entries]
+    if len(set(keys)) != len(keys):
+        raise RequestError(f"{at}.entries", "each entry may appear only once in a section")
+    return parse_ranks([list(e.places) for e in section.entries], field_size=section.participants, name=f"{at}.entries")
+
+
+def _place_inputs(first: int, last: int) -> tuple[tuple[str, str], ...]:
+    return (("place", str(first)),) if first == last else (("tie", f"{first}-{last}"),)
+
+
+def _eligible_players(
+    event: PairEvent, entry: Entry, planned: int, rules: DbfRuleSet, at: str
+) -> list[tuple[Player, bool, str]]:
+    """(player, eligible, why) for each player of an entry.
+
+    BP: whoever played that session (§ 405B6b). SP/GP: at least half the planned boards; a substitute only
+    when the player replaced is not eligible and the substitute played at least half (§ 405B7b, D-Q4).
+    """
+    out: list[tuple[Player, bool, str]] = []
+    regular = {p.player for p in entry.players if p.substitute_for is None}
+    for p in entry.players:
+        if p.boards < 0:
+            raise RequestError(f"{at}.players", f"player {p.player} cannot have played a negative number of boards")
+        if p.substitute_for is not None and p.substitute_for not in regular:
+            raise RequestError(
+                f"{at}.players", f"{p.player} substitutes for {p.substitute_for}, who is not a player of this entry"
+            )
+    if event.category == "BP":
+        for p in entry.players:
+            played = p.boards > 0
+            out.append((p, played, "played this session (§ 405B6b)" if played else "did not play this session"))
+        return out
+
+    def enough(p: Player) -> bool:
+        return p.boards >= planned * rules.sp_gp_min_share
+
+    for p in entry.players:
+        if p.substitute_for is None:
+            ok = enough(p)
+            out.append((p, ok, "played at least half (§ 405B7b)" if ok else "played less than half (§ 405B7b)"))
+        else:
+            replaced = next(q for q in entry.players if q.player == p.substitute_for and q.substitute_for is None)
+            if enough(replaced):
+                out.append((p, False, "the player replaced qualified himself (§ 405B7b)"))
+            else:
+                ok = enough(p)
+                why = "substitute with at least half (§ 405B7b)" if ok else "substitute with less than half (§ 405B7b)"
+                out.append((p, ok, why))
+    return out
+
+
+def _section_awards(
+    event: PairEvent, section: Section, section_scale: Scale, label: str, rules: DbfRuleSet, at: str
+) -> list[PlayerAward]:
+    ranks = _checked_entries(section, at)
+    out = []
+    for k, (entry, (first, last)) in enumerate(zip(section.entries, ranks, strict=True)):
+        units = section_scale.share_units(first, last) if section_scale.places_paid else 0
+        planned = entry.planned_boards if entry.planned_boards is not None else section.boards
+        for player, eligible, why in _eligible_players(event, entry, planned, rules, f"{at}.entries[{k}]"):
+            rule_ids = [*section_scale.explanation.rules, SPECIAL_EVENTS[event.special]]
+            rule_ids += ["§ 405B6a", "§ 405B6b"] if event.category == "BP" else ["§ 405B7a", "§ 405B7b", "D-Q4"]
+            if first != last:
+                rule_ids += ["§ 405B3", "D-Q12"]
+            if event.handicap:
+                rule_ids.append("§ 405B6f" if event.category == "BP" else "D-Q17")
+            inputs = (
+                *section_scale.explanation.inputs,
+                *_place_inputs(first, last),
+                ("boards_played", f"{player.boards}/{planned}"),
+                ("S", "1" if eligible else "0"),
+                ("eligibility", why),
+            )
+            out.append(
+                PlayerAward(
+                    player.player,
+                    entry.entry,
+                    event.category,
+                    units if eligible else 0,
+                    Explanation(tuple(dict.fromkeys(rule_ids)), inputs),
+                    label,
+                )
+            )
+    return out
+
+
+def _pair_bonus_awards(
+    event: PairEvent,
+    part: Part,
+    section: Section,
+    rows: int,
+    label: str,
+    manual: dict[str, int],
+    rules: DbfRuleSet,
+    at: str,
+) -> list[PlayerAward]:
+    """§ 406B2 bonus (§ 433B2b; ``dbf.md`` § 2.13): entered by hand (§ 451A) when given, else the provisional
+    formula when the rule set enables it (D-Q15), else nothing. Eligibility as § 405B7b; full bonus (§ 431D)."""
+    ranks = _checked_entries(section, at)
+    bonus_scale = None
+    if rules.pair_bonus_enabled:
+        bonus_scale = pair_bonus_scale(_scale_request(event, part, section, rows, section.participants, rules), rules)
+    out = []
+    for k, (entry, (first, last)) in enumerate(zip(section.entries, ranks, strict=True)):
+        if entry.entry in manual:
+            units = manual[entry.entry]
+            if isinstance(units, bool) or not isinstance(units, int) or units < 0:
+                raise RequestError("manual_bonus", f"the bonus entered for {entry.entry} must be whole units ≥ 0")
+            base = Explanation(("§ 406B2", "§ 451A", "D-Q15"), (("entered_by", "director"),))
+        elif bonus_scale is not None:
+            units = bonus_scale.share_units(first, last) if bonus_scale.places_paid else 0
+            base = bonus_scale.explanation
+        else:
+            continue
+        planned = entry.planned_boards if entry.planned_boards is not None else section.boards
+        for player, eligible, why in _eligible_players(event, entry, planned, rules, f"{at}.entries[{k}]"):
+            rule_ids = (*base.rules, "§ 431D", "§ 405B7b")
+            inputs = (*base.inputs, *_place_inputs(first, last), ("S", "1" if eligible else "0"), ("eligibility", why))
+            out.append(
+                PlayerAward(
+                    player.player,
+                    entry.entry,
+                    event.category,
+                    units if eligible else 0,
+                    Explanation(tuple(dict.fromkeys(rule_ids)), inputs),
+                    f"{label}/bonus",
+                )
+            )
+    return out
+
+
+# --- team events -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamSide:
+    """One team in a match: its players with the boards each played, and its outcome as ``result``
+    (``win``/``draw``/``loss``/``walkover``: won without play), or ``vp`` (20-point scale after penalties), or
+    ``bam_score`` (of 2 per board)."""
+
+    entry: str
+    players: tuple[Player, ...]
+    result: str | None = None
+    vp: Fraction | None = None
+    bam_score: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match: ``row`` (1 = top) picks the row value (§ 2.4); ``cup_round`` the § 414H round for cups;
+    ``value`` overrides the table (per player, a won full match)."""
+
+    key: str
+    boards: int
+    home: TeamSide
+    away: TeamSide
+    row: int = 1
+    cup_round: str | None = None
+    value: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The final placing of one row, or of one round of a double round robin (§ 405A6), for the bonus.
+
+    ``entries`` carry the places and, per player, the boards played for the team; ``planned_boards`` is
+    the team's boards there (§ 411D). ``teams`` (T), ``matches`` (K, byes excluded), ``boards`` per match.
+    ``parallel_rows``: equal rows without a play-off share the bonus (§ 411D2a).
+    """
+
+    key: str
+    entries: tuple[Entry, ...]
+    teams: int
+    matches: int
+    boards: int
+    row: int = 1
+    format: str = "round_robin"
+    parallel_rows: int = 1
+    top_row_matches: int | None = None
+    top_row_boards: int | None = None
+
+
+@dataclass(frozen=True)
+class TeamEvent:
+    """A team tournament of kind ``table`` (``rules.team_tables`` or ``rules.cup_tables`` keys)."""
+
+    category: str
+    table: str
+    matches: tuple[Match, ...] = ()
+    standings: tuple[Standing, ...] = ()
+    rows: int = 1
+    split: str = "random"
+
+
+def team_event_awards(event: TeamEvent, rules: DbfRuleSet = DBF_2023) -> list[PlayerAward]:
+    """Every player's MP per match (p-406a, § 406A, § 411; one award per player per match, rounded per
+    match, D-Q13) and bonus for final placing (§ 406A3 for BP, the § 413–414 tables for SP/GP)."""
+    if event.category not in CATEGORIES:
+        raise RequestError("category", f"unknown category {event.category!r}: one of {', '.join(CATEGORIES)}")
+    cup = event.table in {name for name, _ in rules.cup_tables}
+    table_category = "GP" if cup else _team_table_category(event.table, rules)
+    if table_category != event.category:
+        raise RequestError("table", f"{event.table} awards {table_category}, not {event.category}")
+    awards: list[PlayerAward] = []
+    for i, match in enumerate(event.matches):
+        awards += _match_awards(event, match, cup, rules, f"matches[{i}]")
+    seen_rows: set[int] = set()
+    for i, standing in enumerate(event.standings):
+        at = f"standings[{i}]"
+        if cup:
+            raise RequestError(f"{at}", "the cup pays no bonus for final placing (§ 414H)")
+        kind = rules.team_table(event.table).bonus
+        if kind != "formula" and standing.row in seen_rows:
+            raise RequestError(
+                at, "the SP/GP bonus tables pay once, on the final placing (§ 405A6 concerns BP): one standing per row"
+            )
+        seen_rows.add(standing.row)
+        awards += _standing_awards(event, standing, kind, rules, at)
+    return awards
+
+
+def _team_table_category(table: str, rules: DbfRuleSet) -> str:
+    try:
+        return rules.team_table(table).category
+    except KeyError:
+        names = [name for name, _ in rules.team_tables] + [name for name, _ in rules.cup_tables]
+        raise RequestError("table", f"unknown team table {table!r}: one of {', '.join(names)}") from None
+
+
+def _match_awards(event: TeamEvent, match: Match, cup: bool, rules: DbfRuleSet, at: str) -> list[PlayerAward]:
+    if match.boards < 1:
+        raise RequestError(f"{at}.boards", f"a match has at least one board, not {match.boards}")
+    if match.value is not None:
+        value = match.value
+    elif cup:
+        if match.cup_round is None:
+            raise RequestError(f"{at}.cup_round", "a cup match needs its round (§ 414H)")
+        value = cup_value(event.table, match.cup_round, rules)
+    else:
+        try:
+            value = team_row_value(event.table, event.rows, match.row, event.split, rules)
+        except RequestError as exc:
+            raise RequestError(f"{at}.{exc.field}", exc.message) from None
+    walkover = any(side.result == "walkover" for side in (match.home, match.away))
+    out = []
+    for side_name, side in (("home", match.home), ("away", match.away)):
+        where = f"{at}.{side_name}"
+        result = "walkover" if walkover else side.result
+        for player in side.players:
+            if not 0 <= player.boards <= match.boards:
+                raise RequestError(
+                    f"{where}.players", f"{player.player} played {player.boards} of the match's {match.boards} boards"
+                )
+            request = TeamMatchRequest(
+                category=event.category,
+                value=value,
+                boards=match.boards,
+                result=result,
+                vp=None if walkover else side.vp,
+                bam_score=None if walkover else side.bam_score,
+                share=Fraction(player.boards, match.boards),
+            )
+            try:
+                award = team_match(request, rules)
+            except RequestError as exc:
+                raise RequestError(f"{where}.{exc.field}", exc.message) from None
+            if cup and award.result == "draw":
+                raise RequestError(f"{where}.result", "a cup match always has a winner (§ 411B3)")
+            rule_ids = award.explanation.rules + (("§ 414H",) if cup else ())
+            inputs = (*award.explanation.inputs, ("boards_played", f"{player.boards}/{match.boards}"))
+            if cup:
+                inputs += (("cup_round", match.cup_round or ""),)
+            out.append(
+                PlayerAward(
+                    player.player, side.entry, event.category, award.units, Explanation(rule_ids, inputs), match.key
+                )
+            )
+    return out
+
+
+def _standing_scale(event: TeamEvent, standing: Standing, kind: str, rules: DbfRuleSet) -> Scale | None:
+    if kind == "formula":
+        return team_bonus(
+            TeamBonusRequest(
+                matches=standing.matches,
+                boards=standing.boards,
+                teams=standing.teams,
+                format=standing.format,
+                rows=event.rows,
+                row=standing.row,
+                split=event.split,
+                top_row_matches=standing.top_row_matches,
+                top_row_boards=standing.top_row_boards,
+            ),
+            rules,
+        )
+    if kind == "table":
+        return fixed_team_bonus(
+            event.table,
+            standing.row,
+            rules,
+            boards=standing.boards,
+            parallel_rows=standing.parallel_rows,
+            teams=standing.teams,
+        )
+    if kind == "festival":
+        return festival_bonus(
+            standing.teams,
+            event.rows,
+            standing.row,
+            event.split,
+            rules,
+            format=standing.format,
+            matches=standing.matches,
+        )
+    return None
+
+
+def _standing_awards(event: TeamEvent, standing: Standing, kind: str, rules: DbfRuleSet, at: str) -> list[PlayerAward]:
+    """Bonus for final placing: a player (or, except for GP, a substitute) who played at least half the team's
+    boards gets the full bonus of the team's place (§ 411D, § 414A); ties share the sum (§ 2.9)."""
+    try:
+        bonus = _standing_scale(event, standing, kind, rules)
+    except RequestError as exc:
+        raise RequestError(f"{at}.{exc.field}", exc.message) from None
+    if bonus is None:
+        raise RequestError(at, f"{event.table} pays no bonus for final placing (§ 411D2, § 413A, § 413E)")
+    ranks = parse_ranks([list(e.places) for e in standing.entries], field_size=standing.teams, name=f"{at}.entries")
+    out = []
+    for k, (entry, (first, last)) in enumerate(zip(standing.entries, ranks, strict=True)):
+        units = bonus.share_units(first, last) if bonus.places_paid else 0
+        if entry.planned_boards is None or entry.planned_boards < 1:
+            raise RequestError(f"{at}.entries[{k}].planned_boards", "give the team's boards (§ 411D: half of them)")
+        for player in entry.players:
+            enough = player.boards >= entry.planned_boards * rules.bonus_min_share
+            eligible, why = enough, ("played at least half the team's boards (§ 411D)" if enough else "less than half")
+            if event.category == "GP" and (player.substitute_for is not None or not player.registered):
+                eligible, why = False, "substitutes and unregistered players get no GP bonus (§ 414A)"
+            rule_ids = (*bonus.explanation.rules, "§ 411D") + (("§ 405B3", "D-Q12") if first != last else ())
+            inputs = (
+                *bonus.explanation.inputs,
+                *_place_inputs(first, last),
+                ("boards_played", f"{player.boards}/{entry.planned_boards}"),
+                ("eligibility", why),
+            )
+            out.append(
+                PlayerAward(
+                    player.player,
+                    entry.entry,
+                    event.category,
+                    units if eligible else 0,
+                    Explanation(tuple(dict.fromkeys(rule_ids)), inputs),
+                    f"bonus/{standing.key}",
+                )
+            )
+    return out
+
+
+def awards_total(awards: Sequence[PlayerAward]) -> dict[tuple[str, str], int]:
+    """Sum of units per (player, kind): a convenience for previews and tests."""
+    totals: dict[tuple[str, str], int] = {}
+    for award in awards:
+        key = (award.player, award.kind)
+        totals[key] = totals.get(key, 0) + award.units
+    return totals

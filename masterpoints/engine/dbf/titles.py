@@ -1,0 +1,192 @@
+"""Titles from the three balances, with the BP→SP→GP revaluation check (§ 404; ``dbf.md`` § 2.15).
+
+Balances are integer units: BP whole, SP in tenths, GP in hundredths, so one unit of each kind is
+0.01 MP and the total in hundredths of MP is simply their sum. The revaluation (§ 404B) is a check only:
+balances are never changed (§ 404C). It is the minimal, continuous revaluation: 20 BP count as 1 SP and
+20 SP as 1 GP, and only what is missing is revalued.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from masterpoints.engine.common import Explanation, RequestError, format_units
+from masterpoints.engine.dbf.rules import DBF_2023, DbfRuleSet, TitleRung
+from masterpoints.engine.dbf.scale import fmt
+
+KINDS: tuple[str, ...] = ("BP", "SP", "GP")
+_DECIMALS = {"BP": 0, "SP": 1, "GP": 2}
+#: Searching further than this many units means that kind alone never reaches the title.
+_SEARCH_LIMIT = 10**13
+
+
+@dataclass(frozen=True)
+class Balance:
+    """A player's balances in integer units: ``bp`` BP, ``sp`` tenths of SP, ``gp`` hundredths of GP."""
+
+    bp: int = 0
+    sp: int = 0
+    gp: int = 0
+
+    def __post_init__(self) -> None:
+        for kind in ("bp", "sp", "gp"):
+            value = getattr(self, kind)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RequestError(kind, f"'{kind}' must be a whole number of units")
+            if value < 0:
+                raise RequestError(kind, f"a balance cannot be negative ({kind} = {value})")
+
+    @property
+    def total_units(self) -> int:
+        """T in hundredths of MP: 1 BP = 0.1 SP = 0.01 GP = 0.01 MP (§ 402)."""
+        return self.bp + self.sp + self.gp
+
+    def plus(self, kind: str, units: int) -> Balance:
+        return Balance(
+            self.bp + (units if kind == "BP" else 0),
+            self.sp + (units if kind == "SP" else 0),
+            self.gp + (units if kind == "GP" else 0),
+        )
+
+
+@dataclass(frozen=True)
+class NextTitle:
+    """The title above the current one and, for each kind alone, the least units that reach it or a higher
+    title (``None`` where that kind alone never does)."""
+
+    title: str
+    stars: int
+    missing: tuple[tuple[str, int | None], ...]
+
+    def missing_amounts(self) -> dict[str, str | None]:
+        return {
+            kind.lower(): (None if units is None else format_units(units, _DECIMALS[kind]))
+            for kind, units in self.missing
+        }
+
+
+@dataclass(frozen=True)
+class TitleStatus:
+    title: str | None
+    stars: int
+    rank: int
+    total_units: int
+    next: NextTitle | None
+    explanation: Explanation
+
+    @property
+    def total_mp(self) -> str:
+        return format_units(self.total_units, 2)
+
+
+def _mp(balance: Balance) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    """(Bc in BP, Sc in SP, Gc in GP, T in MP) as exact numbers."""
+    bc = Fraction(balance.bp)
+    sc = Fraction(balance.sp, 10)
+    gc = Fraction(balance.gp, 100)
+    return bc, sc, gc, Fraction(balance.total_units, 100)
+
+
+def sg_check(balance: Balance, minimum: Fraction, total: Fraction, rules: DbfRuleSet = DBF_2023) -> bool:
+    """SGcheck (§ 404B1, C1): the MP missing in SP+GP come from BP at 20 BP per SP; what remains counts.
+
+    ``need = max(0, req − SG)``; holds when the BP to revalue exist and T − loss ≥ threshold, the loss
+    being 0.1 MP per SP gained (20 BP = 0.2 MP become 1 SP = 0.1 MP).
+    """
+    bc, sc, gc, t = _mp(balance)
+    need_mp = max(Fraction(0), minimum - (sc / 10 + gc))
+    need_sp = need_mp * 10
+    bp_used = need_sp * rules.bp_per_sp
+    loss = bp_used / 100 - need_sp / 10
+    return bp_used <= bc and t - loss >= total
+
+
+def g_check(balance: Balance, minimum: Fraction, total: Fraction, rules: DbfRuleSet = DBF_2023) -> bool:
+    """Gcheck (§ 404B1–2, C2–C5): GP missing come from SP at 20 SP per GP, SP missing for that from BP at
+    20 BP per SP; holds when T minus both losses still reaches the threshold."""
+    bc, sc, gc, t = _mp(balance)
+    g_need = max(Fraction(0), minimum - gc)
+    sp_used = g_need * rules.sp_per_gp
+    sp_short = max(Fraction(0), sp_used - sc)
+    bp_used = sp_short * rules.bp_per_sp
+    loss = (sp_used / 10 - g_need) + (bp_used / 100 - sp_short / 10)
+    return bp_used <= bc and t - loss >= total
+
+
+def holds(rung: TitleRung, balance: Balance, rules: DbfRuleSet = DBF_2023) -> bool:
+    """Whether ``balance`` meets ``rung`` (thresholds inclusive, § 404C3)."""
+    bc, sc, gc, t = _mp(balance)
+    if rung.basis == "total":
+        return t >= rung.total
+    if rung.basis == "bp_only":
+        # D-Q11: "5 MP (kun BP)": only BP count (literal), or total MP with no SP/GP minimum.
+        return (bc / 100 if rules.kun_bp_literal else t) >= rung.total
+    if rung.basis == "sp_gp_or_total":
+        alternative = rung.alternative_total
+        return t >= rung.total and (sc / 10 + gc >= rung.minimum or (alternative is not None and t >= alternative))
+    if rung.basis == "sp_gp":
+        return sg_check(balance, rung.minimum, rung.total, rules)
+    if rung.basis == "gp":
+        return g_check(balance, rung.minimum, rung.total, rules)
+    raise ValueError(f"unknown title basis {rung.basis!r}")
+
+
+def title_rank(balance: Balance, rules: DbfRuleSet = DBF_2023) -> int:
+    """1 + the index of the highest rung held, 0 for no title: the player holds the **highest** title whose
+    condition holds (§ 404A)."""
+    rank = 0
+    for index, rung in enumerate(rules.titles, start=1):
+        if holds(rung, balance, rules):
+            rank = index
+    return rank
+
+
+def missing_units(balance: Balance, kind: str, target_rank: int, rules: DbfRuleSet = DBF_2023) -> int | None:
+    """The least whole units of ``kind`` alone that bring ``balance`` to ``target_rank`` or higher, or
+    ``None``. Each condition is monotone in each balance, so a doubling then halving search is exact."""
+    if title_rank(balance, rules) >= target_rank:
+        return 0
+    high = 1
+    while title_rank(balance.plus(kind, high), rules) < target_rank:
+        high *= 2
+        if high > _SEARCH_LIMIT:
+            return None
+    low = high // 2  # fails (or is 0, which fails)
+    while high - low > 1:
+        mid = (low + high) // 2
+        if title_rank(balance.plus(kind, mid), rules) >= target_rank:
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def title_for(bp: int, sp: int, gp: int, rules: DbfRuleSet = DBF_2023) -> TitleStatus:
+    """The title of a player with ``bp`` BP, ``sp`` tenths of SP and ``gp`` hundredths of GP (§ 404), and
+    what is missing for the next one in BP, SP and GP terms (``dbf.md`` § 2.15)."""
+    balance = Balance(bp, sp, gp)
+    rank = title_rank(balance, rules)
+    ladder = rules.titles
+    current = ladder[rank - 1] if rank else None
+    following = None
+    if rank < len(ladder):
+        rung = ladder[rank]
+        missing = tuple((kind, missing_units(balance, kind, rank + 1, rules)) for kind in KINDS)
+        following = NextTitle(rung.title, rung.stars, missing)
+    bc, sc, gc, t = _mp(balance)
+    inputs = [("BP", fmt(bc)), ("SP", fmt(sc)), ("GP", fmt(gc)), ("T", fmt(t)), ("SG", fmt(sc / 10 + gc))]
+    rule_ids = ["§ 404A", "§ 404B", "§ 404C"]
+    if (current is not None and current.basis == "bp_only") or (
+        following is not None and ladder[rank].basis == "bp_only"
+    ):
+        rule_ids.append("D-Q11")
+    expl = Explanation(tuple(rule_ids), tuple(inputs))
+    return TitleStatus(
+        current.title if current else None,
+        current.stars if current else 0,
+        rank,
+        balance.total_units,
+        following,
+        expl,
+    )

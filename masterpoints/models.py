@@ -1,0 +1,95 @@
+"""The award ledger: append-only; every change of points is a new row (design.md § Invariants)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Federation, Player
+from masterpoints.engine.common import KIND_DECIMALS, format_units
+from tournaments.models import PointKind, Tournament
+
+
+class AwardQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("The award ledger is append-only: post a reversing or adjusting award instead.")
+
+    def delete(self):
+        raise TypeError("The award ledger is append-only: post a reversing or adjusting award instead.")
+
+
+class Award(models.Model):
+    """One entry in a player's points ledger, in integer units of its kind (1 BP, 0.1 SP, 0.01 GP, 1 point).
+
+    A result award comes from a confirmed tournament with the engine's explanation; a reversal cancels
+    exactly one earlier award (re-upload, correction); other sources add or adjust with a reason.
+    Rows are never edited or deleted.
+    """
+
+    class Source(models.TextChoices):
+        RESULT = "result", _("tournament result")
+        REVERSAL = "reversal", _("reversal")
+        CORRECTION = "correction", _("correction")
+        FOREIGN = "foreign", _("foreign points")
+        TRANSITION = "transition", _("opening balance")
+        MANUAL = "manual", _("entered by hand")
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="awards")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="awards")
+    kind = models.CharField(_("kind"), max_length=8, choices=PointKind.choices)
+    units = models.IntegerField(_("units"))
+    source = models.CharField(_("source"), max_length=12, choices=Source.choices)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, null=True, blank=True, related_name="awards"
+    )
+    part = models.CharField(_("part"), max_length=100, blank=True, help_text=_("Day, row, match or bonus."))
+    place_first = models.PositiveIntegerField(_("place"), null=True, blank=True)
+    place_last = models.PositiveIntegerField(_("tied down to"), null=True, blank=True)
+    explanation = models.JSONField(_("explanation"), default=dict, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
+    awarded_on = models.DateField(_("date"), help_text=_("The tournament's date, or the decision's date."))
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+
+    objects = AwardQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-awarded_on", "-pk"]
+        verbose_name = _("award")
+        verbose_name_plural = _("awards")
+        indexes = [
+            models.Index(fields=["player", "kind"]),
+            models.Index(fields=["federation", "awarded_on"]),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=~Q(units=0), name="award_not_zero"),
+            models.CheckConstraint(
+                condition=Q(source="reversal", reverses__isnull=False) | (~Q(source="reversal") & Q(reverses__isnull=True)),
+                name="award_reversal_names_its_award",
+            ),
+            models.CheckConstraint(
+                condition=~Q(source="result") | Q(tournament__isnull=False, units__gt=0),
+                name="award_result_from_tournament",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.units} {self.kind}"
+
+    @property
+    def amount(self) -> str:
+        """The award in the kind's own decimals: ``"24"`` BP, ``"30.7"`` SP, ``"2.67"`` GP."""
+        return format_units(self.units, KIND_DECIMALS[self.kind])
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("The award ledger is append-only: an award cannot be changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("The award ledger is append-only: an award cannot be deleted.")

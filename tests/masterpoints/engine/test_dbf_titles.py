@@ -1,0 +1,117 @@
+"""Titles and the BP→SP→GP revaluation check (§ 404; ``dbf.md`` § 2.15; D-Q11)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from fractions import Fraction
+
+import pytest
+
+from masterpoints.engine.common import RequestError
+from masterpoints.engine.dbf import DBF_2023, TitleRung, title_for
+from masterpoints.engine.dbf.titles import Balance, g_check, sg_check, title_rank
+
+
+def title(bp=0, sp=0, gp=0, rules=DBF_2023):
+    """``bp`` BP, ``sp`` SP and ``gp`` GP in their own units as whole or decimal numbers."""
+    status = title_for(int(bp), int(Fraction(sp) * 10), int(Fraction(gp) * 100), rules)
+    return status.title, status.stars
+
+
+def test_the_examples_of_section_404c_give_their_titles_dbf_2_15():
+    # C2: 9,200 BP, 863 SP, 28 GP is Forbundsmester; C3: 7,500 BP Kredsmester; C4: 37,500 BP Forbundsmester;
+    # C5: 125,000 BP Stormester.
+    assert title(9200, 863, 28) == ("forbundsmester", 0)
+    assert title(7500) == ("kredsmester", 0)
+    assert title(37500) == ("forbundsmester", 0)
+    assert title(125000) == ("stormester", 0)
+
+
+def test_thresholds_are_inclusive_dbf_2_15():
+    # Exactly 7,500 BP qualifies (C3); 7,499 does not (then 74.99 MP ≥ 30: Distriktsmester).
+    assert title(7500) == ("kredsmester", 0)
+    assert title(7499) == ("distriktsmester", 0)
+    assert title(200) == ("klubmester", 0)
+    assert title(199) == (None, 0)
+
+
+def test_example_c1_is_the_sp_gp_check_d_q11_free_dbf_2_15():
+    # § 404C1: above 50 MP with under 25 in SP+GP, the deficit × 200 is taken from BP and at least 2,500 BP must
+    # remain. That literal rule equals SGcheck(25, 50) on random balances.
+    rng = random.Random(404)
+    for _ in range(20000):
+        balance = Balance(rng.randint(0, 20000), rng.randint(0, 250), rng.randint(0, 2500))
+        bc, sg = Fraction(balance.bp), Fraction(balance.sp + balance.gp, 100)
+        literal = bc - 200 * max(Fraction(0), 25 - sg) >= 2500 if sg < 25 else bc / 100 + sg >= 50
+        assert sg_check(balance, Fraction(25), Fraction(50)) == literal
+
+
+def test_gp_revaluation_of_example_c2_dbf_2_15():
+    # 9,200 BP, 863 SP, 28 GP: 47 GP missing = 940 SP; 77 SP short = 1,540 BP. T − 47 − 7.7 = 151.6 ≥ 150 (holds);
+    # Stormester needs 222 GP more: 3,577 SP short = 71,540 BP > 9,200 (fails).
+    balance = Balance(9200, 8630, 2800)
+    assert g_check(balance, Fraction(75), Fraction(150))
+    assert not g_check(balance, Fraction(75), Fraction(300))
+    assert not g_check(balance, Fraction(250), Fraction(500))
+
+
+def test_distriktsmester_needs_five_mp_in_sp_gp_or_thirty_in_all_without_revaluation_dbf_2_15():
+    assert title(1000, 50) == ("distriktsmester", 0)  # T 15, SG 5
+    assert title(1500) == ("klubmester", 1)  # T 15, SG 0, T < 30: no revaluation to SP
+    assert title(3000) == ("distriktsmester", 0)  # T 30
+
+
+def test_revaluation_never_changes_the_balances_dbf_2_15():
+    status = title_for(9200, 8630, 2800)
+    assert status.total_mp == "206.30"
+
+
+def test_next_title_says_what_is_missing_in_each_kind_dbf_2_15():
+    # 7,400 BP: Kredsmester needs +100 BP, or +5.0 SP, or +0.50 GP (dbf.md § 2.15).
+    status = title_for(7400, 0, 0)
+    assert (status.next.title, status.next.stars) == ("kredsmester", 0)
+    assert status.next.missing_amounts() == {"bp": "100", "sp": "5.0", "gp": "0.50"}
+
+
+def test_missing_amounts_are_the_least_that_reach_the_next_title_dbf_2_15():
+    rng = random.Random(15)
+    for _ in range(200):
+        balance = Balance(rng.randint(0, 200000), rng.randint(0, 20000), rng.randint(0, 50000))
+        status = title_for(balance.bp, balance.sp, balance.gp)
+        if status.next is None:
+            continue
+        for kind, units in status.next.missing:
+            assert units is not None and units >= 1
+            assert title_rank(balance.plus(kind, units)) >= status.rank + 1
+            assert title_rank(balance.plus(kind, units - 1)) <= status.rank
+
+
+def test_a_higher_title_reached_by_another_kind_counts_as_reaching_the_next_dbf_2_15():
+    # 500 BP is 1★ Klubmester; 2★ needs 1,500 BP more, but SP alone reach Distriktsmester (higher) at 100.0 SP.
+    status = title_for(500, 0, 0)
+    assert status.next.missing_amounts() == {"bp": "1500", "sp": "100.0", "gp": "10.00"}
+
+
+def test_there_is_no_next_title_above_three_star_stormester_dbf_2_15():
+    status = title_for(0, 0, 400000)
+    assert (status.title, status.stars, status.next) == ("stormester", 3, None)
+
+
+def test_kun_bp_counts_only_bronze_points_by_default_d_q11():
+    # 1,800 BP + 40 SP: literal reading 18 MP of BP → 1★; total reading 22 MP → 2★ (dbf.md D-Q11).
+    assert title(1800, 40) == ("klubmester", 1)
+    total_reading = dataclasses.replace(DBF_2023, kun_bp_literal=False)
+    assert title(1800, 40, rules=total_reading) == ("klubmester", 2)
+
+
+def test_the_title_ladder_is_data_of_the_rule_set_dbf_2_15():
+    shorter = dataclasses.replace(DBF_2023, titles=(TitleRung("klubmester", 0, "total", Fraction(3)),))
+    assert title(200, rules=shorter) == (None, 0)
+    assert title(300, rules=shorter) == ("klubmester", 0)
+
+
+def test_negative_balances_are_refused_dbf_2_15():
+    with pytest.raises(RequestError) as caught:
+        title_for(-1, 0, 0)
+    assert caught.value.field == "bp"

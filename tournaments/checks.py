@@ -1,0 +1,90 @@
+"""Issues the upload service finds beyond the file itself: organiser, members, rules (stable codes).
+
+They look like the importers' :class:`~tournaments.importers.issues.Issue` (``code``, ``severity``,
+``where.label``, ``message``) so the preview lists both kinds together.
+
+==========================  ========  ===================================================================
+Code                        Severity  When
+==========================  ========  ===================================================================
+CLUB_MISMATCH               error     the file names another club than the organiser chosen (a file for another club)
+DATE_IN_FUTURE              error     the event's date lies after today
+PLAYER_UNKNOWN              error     a membership number that is not on the federation's register (resolve it)
+PLAYER_UNIDENTIFIED         error     a player without a membership number (resolve it)
+PLAYER_TWICE                error     two places of the file resolve to the same member
+RESOLUTION_NUMBER_UNKNOWN   error     a director's resolution names a number that is not on the register
+PLAYER_NOT_MEMBER           warning   a player who is a guest or whose membership lapsed
+CATEGORY_NOT_ALLOWED        error     the organiser may not award these points (DBf § 403; HBS H-1)
+BOARDS_UNKNOWN              error     neither the file nor the form gives the number of boards
+NOTHING_AWARDED             warning   a ranking group awards nothing (the engine's reason is given)
+ENGINE_REFUSED              error     the points engine refused the tournament's facts (field named)
+AWARD_DIFFERS               info      the file's own awards differ from ours for an entry
+DUPLICATE_FILE              warning   the very same file was confirmed before
+SUPERSEDES                  info      this upload replaces an earlier version of the same event
+==========================  ========  ===================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.importers.issues import Location, Severity
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+CATALOGUE = {
+    "CLUB_MISMATCH": (E, _("The file is for club %(file_club)s, but you upload it for club %(club)s.")),
+    "DATE_IN_FUTURE": (E, _("The event's date %(date)s lies in the future.")),
+    "PLAYER_UNKNOWN": (
+        E,
+        _("%(name)s has number %(number)s, which is not on the federation's register. Choose what to do below."),
+    ),
+    "PLAYER_UNIDENTIFIED": (E, _("%(name)s has no membership number in the file. Choose what to do below.")),
+    "PLAYER_TWICE": (E, _("Member %(number)s appears twice in this event: %(where_a)s and %(where_b)s.")),
+    "RESOLUTION_NUMBER_UNKNOWN": (E, _("The number %(number)s you chose for %(name)s is not on the register.")),
+    "PLAYER_NOT_MEMBER": (W, _("%(player)s is registered as %(status)s; check that they may receive points.")),
+    "CATEGORY_NOT_ALLOWED": (E, _("%(organiser)s may not award %(category)s: %(rule)s")),
+    "BOARDS_UNKNOWN": (E, _("The file does not say how many boards were played: enter the number in the form.")),
+    "NOTHING_AWARDED": (W, _("%(group)s awards no points: %(reason)s")),
+    "ENGINE_REFUSED": (E, _("The points cannot be computed: %(field)s – %(message)s")),
+    "AWARD_DIFFERS": (I, _("%(entry)s: the file awards %(theirs)s, we award %(ours)s per player.")),
+    "DUPLICATE_FILE": (W, _("This very file was confirmed before, on %(date)s.")),
+    "SUPERSEDES": (I, _("This replaces the results confirmed on %(date)s; the differences are shown below.")),
+}
+
+
+def _render(code: str, params: dict[str, Any]) -> str:
+    values = {key: str(value) for key, value in params.items()}
+    return str(CATALOGUE[code][1]) % values
+
+
+_render_lazy = lazy(_render, str)
+
+
+@dataclass(frozen=True)
+class CheckIssue:
+    """An upload-level issue; ``message`` is translated when rendered."""
+
+    code: str
+    where: Location = field(default_factory=Location)
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def severity(self) -> Severity:
+        return CATALOGUE[self.code][0]
+
+    @property
+    def message(self):
+        return _render_lazy(self.code, dict(self.params))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": str(self.severity),
+            "where": self.where.as_dict(),
+            "message": str(self.message),
+            "params": {k: str(v) for k, v in self.params.items()},
+        }

@@ -1,0 +1,106 @@
+"""Forms of the results upload: the file and the tournament facts the file cannot carry."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Form
+
+HBS_KINDS = (("black", _("black points (crni)")), ("red", _("red points (crveni)")), ("master", _("master points")))
+
+
+class ResultUploadForm(forms.Form):
+    """Step 1: who organised it, the file, and the facts the rules need that no results file states."""
+
+    organiser = forms.ChoiceField(label=_("Organiser"))
+    file = forms.FileField(
+        label=_("Results file"),
+        help_text=_("USEBIO XML, PBN with a ranking table (TotalScoreTable), or our CSV template; at most 5 MB."),
+    )
+    event_form = forms.ChoiceField(
+        label=_("Form"),
+        required=False,
+        choices=[("", _("as the file says")), *Form.choices],
+        help_text=_("Mini-teams must be chosen here: no results file names them."),
+    )
+    category = forms.ChoiceField(label=_("Points played for"), choices=[])
+    boards = forms.IntegerField(
+        label=_("Boards"),
+        required=False,
+        min_value=1,
+        max_value=2000,
+        help_text=_("Leave empty to take the number from the file (per playing day for BP, in all for SP/GP)."),
+    )
+    strength = forms.DecimalField(
+        label=_("Strength S (HBS)"),
+        required=False,
+        min_value=0,
+        max_digits=6,
+        decimal_places=3,
+        help_text=_("From the list of recognised tournaments; the default for unlisted club events otherwise."),
+    )
+    split_by_strength = forms.BooleanField(
+        label=_("Rows were split by strength (§ 405B5)"), required=False, help_text=_("Leave off for random rows.")
+    )
+    met = forms.IntegerField(
+        label=_("Opponents each entry met"),
+        required=False,
+        min_value=0,
+        help_text=_("Leave empty when everyone met everyone; with a common top this sets the field (§ 405B6d, B7d)."),
+    )
+    robots = forms.BooleanField(label=_("Everyone played against robots (§ 405B6e)"), required=False)
+
+    def __init__(self, *args, organisers: list[tuple[str, str]], scheme: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["organiser"].choices = organisers
+        if scheme == "hbs":
+            self.fields["category"].choices = HBS_KINDS
+            for name in ("split_by_strength", "met", "robots"):
+                del self.fields[name]
+            self.fields["event_form"].choices = [("", _("as the file says")), *[c for c in Form.choices if c[0] != "minihold"]]
+        else:
+            self.fields["category"].choices = [("BP", _("bronze (BP)")), ("SP", _("silver (SP)")), ("GP", _("gold (GP)"))]
+            del self.fields["strength"]
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > settings.RESULTS_UPLOAD_MAX_BYTES:
+            raise forms.ValidationError(
+                _("The file is %(size)s MB; at most %(limit)s MB is accepted. Is it really a results file?"),
+                params={
+                    "size": f"{upload.size / 1024 / 1024:.1f}",
+                    "limit": settings.RESULTS_UPLOAD_MAX_BYTES // 1024 // 1024,
+                },
+            )
+        return upload
+
+
+class ResolutionForm(forms.Form):
+    """Step 2: how to treat a player the file does not identify as a member."""
+
+    player_key = forms.CharField(widget=forms.HiddenInput)
+    resolution = forms.ChoiceField(
+        label=_("Treat as"),
+        choices=[
+            ("member", _("this member")),
+            ("guest", _("guest: no points")),
+            ("office", _("ask the office: no points until it decides")),
+        ],
+    )
+    number = forms.CharField(label=_("Member number"), required=False, max_length=20)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("resolution") == "member" and not (data.get("number") or "").strip():
+            self.add_error("number", _("Give the member's registration number."))
+        return data
+
+
+class ConfirmForm(forms.Form):
+    """Step 3: confirmation; warnings need an explicit tick."""
+
+    acknowledge_warnings = forms.BooleanField(
+        label=_("I have read the warnings above and the results are right."), required=False
+    )

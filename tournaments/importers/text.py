@@ -1,0 +1,297 @@
+"""Character encodings and the small value readers every importer shares.
+
+Decoding order (formats.md § 5.3): byte-order mark → the file's own declaration → strict UTF-8 →
+charset-normalizer restricted to European 8-bit encodings → the configured fallbacks. The decision is
+returned as an :class:`~.model.EncodingDecision` and a guess is reported as an issue, so the director
+knows to check accented names.
+"""
+
+from __future__ import annotations
+
+import codecs
+import datetime
+import re
+from collections.abc import Iterable, Sequence
+from decimal import Decimal, InvalidOperation
+
+from charset_normalizer import from_bytes
+
+from .issues import IssueList, Location
+from .model import EncodingDecision
+
+#: Tried in this order when a file is neither declared nor UTF-8; the upload service may pass the
+#: federation's preference (Croatian clubs write cp1250, Danish ones cp1252).
+DEFAULT_FALLBACK_ENCODINGS: tuple[str, ...] = ("cp1250", "cp1252")
+
+#: Encodings charset-normalizer may choose from (its unrestricted guesses include exotic code pages).
+DETECTION_CANDIDATES: tuple[str, ...] = ("cp1250", "cp1252", "iso8859_2", "latin_1", "iso8859_15")
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def codec_name(name: str | None) -> str | None:
+    """Python's canonical codec name for ``name`` (``ISO-8859-1`` → ``iso8859-1``), ``None`` if unknown."""
+    if not name:
+        return None
+    try:
+        return codecs.lookup(name.strip()).name
+    except LookupError:
+        return None
+
+
+def detect_bom(data: bytes) -> tuple[str, int] | None:
+    """The encoding a byte-order mark announces and the mark's length, or ``None``."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return encoding, len(bom)
+    return None
+
+
+def decode_text(
+    data: bytes,
+    issues: IssueList,
+    *,
+    declared: str | None = None,
+    xml: bool = False,
+    fallbacks: Sequence[str] = DEFAULT_FALLBACK_ENCODINGS,
+) -> tuple[str, EncodingDecision]:
+    """Decode ``data`` and say how; never raises.
+
+    Guarantees: a BOM wins; a declared encoding is used when it decodes the bytes strictly (otherwise
+    ``ENCODING_DECLARATION_WRONG``); undeclared text is UTF-8 when it is valid UTF-8 (``xml-default`` for
+    XML); otherwise the encoding is guessed and ``ENCODING_GUESSED`` reported. Latin-1 is the last resort,
+    so some text always comes back. The BOM is removed from the returned text.
+    """
+    bom = detect_bom(data)
+    if bom is not None:
+        encoding, length = bom
+        try:
+            return data[length:].decode(encoding), EncodingDecision(encoding, "bom", declared)
+        except UnicodeDecodeError:
+            pass  # a BOM followed by other bytes: fall through to the other rules
+    declared_codec = codec_name(declared) if declared else None
+    if declared:
+        if declared_codec is not None:
+            try:
+                return data.decode(declared_codec), EncodingDecision(declared_codec, "declared", declared)
+            except UnicodeDecodeError:
+                pass
+        text, decision = _undeclared(data, declared, xml=xml, fallbacks=fallbacks)
+        issues.add("ENCODING_DECLARATION_WRONG", declared=declared, encoding=decision.encoding)
+        return text, decision
+    text, decision = _undeclared(data, None, xml=xml, fallbacks=fallbacks)
+    if decision.guessed:
+        issues.add("ENCODING_GUESSED", variant="xml" if xml else "", encoding=decision.encoding)
+    return text, decision
+
+
+def _undeclared(
+    data: bytes, declared: str | None, *, xml: bool, fallbacks: Sequence[str]
+) -> tuple[str, EncodingDecision]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        method = "xml-default" if xml else "ascii" if text.isascii() else "utf-8"
+        return text, EncodingDecision("utf-8", method, declared)
+    candidates = [c for c in (codec_name(f) for f in fallbacks) if c] + [
+        c for c in (codec_name(d) for d in DETECTION_CANDIDATES) if c
+    ]
+    best = from_bytes(data, cp_isolation=list(dict.fromkeys(candidates))).best()
+    if best is not None:
+        detected = codec_name(best.encoding)
+        if detected:
+            try:
+                return data.decode(detected), EncodingDecision(detected, "detected", declared)
+            except UnicodeDecodeError:
+                pass
+    for fallback in [*fallbacks, "latin-1"]:
+        name = codec_name(fallback)
+        if name is None:
+            continue
+        try:
+            return data.decode(name), EncodingDecision(name, "fallback", declared)
+        except UnicodeDecodeError:
+            continue
+    raise AssertionError("latin-1 decodes every byte string")  # pragma: no cover
+
+
+_C1_CONTROLS = re.compile("[\u0080-\u009f]")
+
+
+def find_mojibake(texts: Iterable[tuple[str | None, Location]]) -> tuple[str, str | None, Location] | None:
+    """The first text that looks mis-decoded, as (text, repaired text or ``None``, location).
+
+    Mojibake is UTF-8 read as Latin-1/cp1252 (``Å½`` for ``Ž``): re-encoding such text and decoding it
+    as UTF-8 succeeds and changes it, which real names practically never do. Replacement characters
+    and C1 control characters (8-bit text read as Latin-1) also count.
+    """
+    for text, where in texts:
+        if not text or text.isascii():
+            continue
+        if "\ufffd" in text or _C1_CONTROLS.search(text):
+            return text, None, where
+        for encoding in ("cp1252", "latin-1"):
+            try:
+                repaired = text.encode(encoding).decode("utf-8")
+            except (UnicodeEncodeError, UnicodeDecodeError):
+                continue
+            if repaired != text:
+                return text, repaired, where
+    return None
+
+
+def report_mojibake(texts: Iterable[tuple[str | None, Location]], issues: IssueList) -> None:
+    """Add one ``ENCODING_SUSPECT`` warning for the first suspicious text, if any."""
+    found = find_mojibake(texts)
+    if found is None:
+        return
+    text, repaired, where = found
+    if repaired is None:
+        issues.add("ENCODING_SUSPECT", where, variant="undecodable", sample=text)
+    else:
+        issues.add("ENCODING_SUSPECT", where, sample=text, repaired=repaired)
+
+
+# --- values -----------------------------------------------------------------------------------------
+
+_DECIMAL = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
+_INT = re.compile(r"^\d+$")
+_PLACE = re.compile(r"^=?\s*(\d+)\s*(=?)$")
+
+
+def clean(text: str | None) -> str | None:
+    """Strip white space; empty text becomes ``None``."""
+    if text is None:
+        return None
+    text = text.strip()
+    return text or None
+
+
+def normalise_id(text: str | None) -> str | None:
+    """A membership number as written (leading zeros kept), or ``None`` for empty, ``0``, ``-`` or ``?``."""
+    text = clean(text)
+    if text is None or not text.strip("0") or text in ("-", "?"):
+        return None
+    return text
+
+
+def parse_decimal(text: str | None) -> tuple[Decimal | None, bool]:
+    """(value, ok): ``None, True`` for empty text; accepts ``-5.00``, ``62,10``, ``+3``, ``55.5%``."""
+    text = clean(text)
+    if text is None:
+        return None, True
+    text = text.replace("\u2212", "-").replace(" ", "").rstrip("%")
+    if not _DECIMAL.match(text):
+        return None, False
+    try:
+        return Decimal(text.replace(",", ".")), True
+    except InvalidOperation:  # pragma: no cover - the pattern rules this out
+        return None, False
+
+
+def parse_int(text: str | None) -> tuple[int | None, bool]:
+    """(value, ok) for a non-negative whole number; ``None, True`` for empty text."""
+    text = clean(text)
+    if text is None:
+        return None, True
+    if not _INT.match(text) or len(text) > 9:
+        return None, False
+    return int(text), True
+
+
+def parse_place(text: str | None) -> tuple[int | None, bool, bool]:
+    """(place, tie_mark, ok) for ``3``, ``3=`` or ``=3``; ``None, False, True`` for empty text."""
+    text = clean(text)
+    if text is None:
+        return None, False, True
+    match = _PLACE.match(text)
+    if not match or len(match.group(1)) > 6 or int(match.group(1)) < 1:
+        return None, False, False
+    return int(match.group(1)), "=" in text, True
+
+
+_ISO = re.compile(r"^(\d{4})[-.](\d{1,2})[-.](\d{1,2})$")
+_DAY_FIRST = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$")
+
+
+def parse_date(text: str | None) -> tuple[datetime.date | None, str | None]:
+    """(date, problem). ``problem`` is ``None`` when fine, ``"missing"``, ``"unparseable"`` or ``"us"``.
+
+    Accepts ISO ``2025-12-31`` (USEBIO 1.3), PBN ``2025.12.31`` and day-first ``31/12/2025``,
+    ``1/2/2025``, ``31.12.2025`` (USEBIO 1.2, European habit). A month above 12 with a day of 12 or less
+    is reported as a US-style date rather than swapped (formats.md § 1.5.8).
+    """
+    text = clean(text)
+    if text is None or set(text) <= set("?.-/ "):
+        return None, "missing"
+    match = _ISO.match(text)
+    if match:
+        year, month, day = (int(g) for g in match.groups())
+    else:
+        match = _DAY_FIRST.match(text)
+        if not match:
+            return None, "unparseable"
+        day, month, year = (int(g) for g in match.groups())
+        if month > 12 and day <= 12:
+            return None, "us"
+    try:
+        return datetime.date(year, month, day), None
+    except ValueError:
+        return None, "unparseable"
+
+
+def report_date(text: str | None, where: Location, issues: IssueList) -> datetime.date | None:
+    """Parse an event date, adding ``DATE_MISSING`` or ``DATE_UNPARSEABLE`` when needed."""
+    value, problem = parse_date(text)
+    if problem == "missing":
+        issues.add("DATE_MISSING", where)
+    elif problem == "us":
+        issues.add("DATE_UNPARSEABLE", where, variant="us", value=text)
+    elif problem:
+        issues.add("DATE_UNPARSEABLE", where, value=text)
+    return value
+
+
+_NUMBER = re.compile(
+    r"^\s*(?:\(\s*(?P<section>[^)\s]+)\s*\)\s*)?(?P<number>\d+)\s*(?P<direction>N\s*[-/]?\s*S|E\s*[-/]?\s*W)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def split_entry_number(text: str | None) -> tuple[str | None, str | None, str | None]:
+    """(number, direction, section) from ``1``, ``1NS``, ``1EW``, ``(A) 1 NS``, ``(C) 3``.
+
+    Unrecognised text is returned as the number unchanged, with no direction or section.
+    """
+    text = clean(text)
+    if text is None:
+        return None, None, None
+    match = _NUMBER.match(text)
+    if not match:
+        return text, None, None
+    return (
+        match.group("number").lstrip("0") or "0",
+        normalise_direction(match.group("direction")),
+        match.group("section"),
+    )
+
+
+def normalise_direction(text: str | None) -> str | None:
+    """``NS`` or ``EW`` for the usual spellings (``N-S``, ``n/s``, ``N``, ``E``); ``None`` otherwise."""
+    text = clean(text)
+    if text is None:
+        return None
+    compact = re.sub(r"[\s/\-]", "", text).upper()
+    if compact in ("NS", "N", "NORTHSOUTH"):
+        return "NS"
+    if compact in ("EW", "E", "EASTWEST"):
+        return "EW"
+    return None

@@ -1,0 +1,235 @@
+"""Tournaments as confirmed from an uploaded results file, and the uploads themselves.
+
+A :class:`ResultUpload` keeps the original bytes with their SHA-256 from the moment of upload; confirming
+it (``tournaments.services.results_upload_confirm``) creates the :class:`Tournament` with its ranking
+groups, entries and participations, and the awards in the ledger, in one transaction.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club
+from federation.models import Federation, Player, Region
+
+
+class Form(models.TextChoices):
+    """Tournament form (DBf §§ 405–444; HBS: individual, pairs, teams)."""
+
+    PAIRS = "pairs", _("pairs")
+    INDIVIDUAL = "individual", _("individual")
+    MINIHOLD = "minihold", _("mini-teams (minihold)")
+    TEAMS = "teams", _("teams")
+
+
+class OrganiserKind(models.TextChoices):
+    """Who runs the tournament; decides what it may award by default (DBf § 403)."""
+
+    CLUB = "club", _("club")
+    DISTRICT = "district", _("district")
+    CIRCLE = "circle", _("circle (kreds)")
+    FEDERATION = "federation", _("federation")
+
+
+class PointKind(models.TextChoices):
+    """Every point kind of both schemes; amounts are integer units of the kind (1 BP, 0.1 SP, 0.01 GP, 1 HBS point)."""
+
+    BP = "BP", _("bronze points")
+    SP = "SP", _("silver points")
+    GP = "GP", _("gold points")
+    BLACK = "black", _("black points (crni)")
+    RED = "red", _("red points (crveni)")
+    MASTER = "master", _("master points (majstorski)")
+
+
+def upload_path(instance: ResultUpload, filename: str) -> str:
+    return f"uploads/{instance.sha256[:2]}/{instance.sha256}"
+
+
+class ResultUpload(models.Model):
+    """One uploaded results file, stored byte for byte before parsing, and the director's choices for it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("awaiting confirmation")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISCARDED = "discarded", _("discarded")
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="uploads")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, null=True, blank=True, related_name="uploads")
+    region = models.ForeignKey(Region, on_delete=models.PROTECT, null=True, blank=True, related_name="uploads")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="uploads",
+        help_text=_("Empty for files imported on the server with import_results."),
+    )
+    file = models.FileField(_("file"), upload_to=upload_path)
+    original_name = models.CharField(_("file name"), max_length=255)
+    sha256 = models.CharField(_("SHA-256"), max_length=64, db_index=True)
+    size = models.PositiveIntegerField(_("size in bytes"))
+    format = models.CharField(_("format"), max_length=20, blank=True)
+    facts = models.JSONField(_("tournament facts"), default=dict, blank=True)
+    resolutions = models.JSONField(_("player resolutions"), default=dict, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(_("uploaded"), auto_now_add=True)
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("results upload")
+        verbose_name_plural = _("results uploads")
+
+    def __str__(self) -> str:
+        return f"{self.original_name} ({self.created_at:%Y-%m-%d})" if self.created_at else self.original_name
+
+
+class TournamentQuerySet(models.QuerySet):
+    def current(self):
+        """Tournaments not superseded by a re-upload."""
+        return self.filter(superseded_by__isnull=True)
+
+
+class Tournament(models.Model):
+    """A tournament whose results were confirmed; re-uploading the same event supersedes it."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="tournaments")
+    organiser_kind = models.CharField(_("organiser"), max_length=12, choices=OrganiserKind.choices)
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, null=True, blank=True, related_name="tournaments")
+    region = models.ForeignKey(Region, on_delete=models.PROTECT, null=True, blank=True, related_name="tournaments")
+    name = models.CharField(_("name"), max_length=200)
+    event_key = models.CharField(
+        _("event key"), max_length=300, help_text=_("Club, date and event id or description: the re-upload key.")
+    )
+    date = models.DateField(_("date"))
+    end_date = models.DateField(_("last day"), null=True, blank=True)
+    playing_days = models.PositiveSmallIntegerField(_("playing days"), default=1)
+    form = models.CharField(_("form"), max_length=12, choices=Form.choices)
+    category = models.CharField(
+        _("category"), max_length=8, choices=PointKind.choices, help_text=_("DBf: BP, SP or GP; HBS: the main kind.")
+    )
+    boards = models.PositiveIntegerField(_("boards"), help_text=_("Boards of the whole tournament (per day for BP)."))
+    rows = models.PositiveSmallIntegerField(_("rows"), default=1)
+    split_by_strength = models.BooleanField(_("rows split by strength"), default=False)
+    met = models.PositiveIntegerField(
+        _("opponents met"), null=True, blank=True, help_text=_("Empty when everyone met everyone (§ 405B6d, B7d).")
+    )
+    robots = models.BooleanField(_("played against robots"), default=False)
+    strengths = models.JSONField(
+        _("HBS strengths"), default=dict, blank=True, help_text=_('HBS: S per point kind, e.g. {"black": "1.0"}.')
+    )
+    facts = models.JSONField(_("further facts"), default=dict, blank=True)
+    upload = models.OneToOneField(
+        ResultUpload, on_delete=models.PROTECT, null=True, blank=True, related_name="tournament"
+    )
+    supersedes = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="superseded_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TournamentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        indexes = [models.Index(fields=["federation", "event_key"]), models.Index(fields=["date"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(organiser_kind="club", club__isnull=False, region__isnull=True)
+                    | Q(organiser_kind__in=["district", "circle"], region__isnull=False, club__isnull=True)
+                    | Q(organiser_kind="federation", club__isnull=True, region__isnull=True)
+                ),
+                name="tournament_organiser_matches_kind",
+            ),
+            models.CheckConstraint(condition=Q(boards__gte=1), name="tournament_has_boards"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.pk])
+
+    @property
+    def organiser(self):
+        return self.club or self.region or self.federation
+
+
+class RankingGroup(models.Model):
+    """A group ranked on its own: a row or section, or one direction of a Mitchell (formats.md § 1.5)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="groups")
+    key = models.CharField(_("key"), max_length=60)
+    name = models.CharField(_("name"), max_length=100)
+    row_number = models.PositiveSmallIntegerField(_("row (1 = top)"), default=1)
+    field_size = models.PositiveIntegerField(_("field size"))
+
+    class Meta:
+        ordering = ["tournament", "row_number", "key"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="group_key_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A pair, player or team in a ranking group, with the places it occupies (a tie spans several)."""
+
+    group = models.ForeignKey(RankingGroup, on_delete=models.CASCADE, related_name="entries")
+    key = models.CharField(_("key"), max_length=80)
+    number = models.CharField(_("number"), max_length=30)
+    name = models.CharField(_("name"), max_length=200, blank=True)
+    place_first = models.PositiveIntegerField(_("place"))
+    place_last = models.PositiveIntegerField(_("tied down to"))
+    score = models.DecimalField(_("score"), max_digits=12, decimal_places=4, null=True, blank=True)
+    percentage = models.DecimalField(_("percentage"), max_digits=7, decimal_places=3, null=True, blank=True)
+
+    class Meta:
+        ordering = ["group", "place_first", "number"]
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["group", "key"], name="entry_key_unique"),
+            models.CheckConstraint(condition=Q(place_last__gte=models.F("place_first")), name="entry_places_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.name}".strip()
+
+    @property
+    def tied(self) -> bool:
+        return self.place_last > self.place_first
+
+
+class Participation(models.Model):
+    """A player of an entry as read from the file, and how the director resolved them."""
+
+    class Resolution(models.TextChoices):
+        MEMBER = "member", _("member")
+        GUEST = "guest", _("guest without points")
+        OFFICE = "office", _("left to the office")
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="participations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="participations")
+    name_in_file = models.CharField(_("name in file"), max_length=200, blank=True)
+    id_in_file = models.CharField(_("number in file"), max_length=40, blank=True)
+    boards_played = models.PositiveIntegerField(_("boards played"), null=True, blank=True)
+    resolution = models.CharField(_("resolution"), max_length=8, choices=Resolution.choices)
+
+    class Meta:
+        ordering = ["entry", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(resolution="member", player__isnull=False) | ~Q(resolution="member"),
+                name="participation_member_has_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.player or self.name_in_file)

@@ -1,0 +1,181 @@
+"""Writes of the results upload: store the file, record the director's choices, build the tournament.
+
+Confirming (which also writes the ledger) is ``masterpoints.services.results_upload_confirm``; it calls
+:func:`tournament_create_from_preview` inside its own transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from clubs.models import Club
+from federation.models import Federation, Region
+from federation.roles import can_act_for_club, can_act_for_region, is_secretariat
+from federation.services import audit_record
+from tournaments.models import Entry, Participation, RankingGroup, ResultUpload, Tournament
+from tournaments.preview import Preview, event_key
+from tournaments.scoring import event_boards, event_form
+
+RESOLUTIONS = ("member", "guest", "office")
+
+
+def check_organiser(
+    *, actor, federation: Federation, club: Club | None, region: Region | None, trusted: bool = False
+) -> None:
+    """Directors upload for their own club, region officers for their region, the secretariat for all.
+
+    ``trusted`` is only for the server's own command line (``import_results``), never for a web request.
+    """
+    if trusted:
+        return
+    if club is not None:
+        allowed = club.federation_id == federation.pk and can_act_for_club(actor, club)
+    elif region is not None:
+        allowed = region.federation_id == federation.pk and can_act_for_region(actor, region)
+    else:
+        allowed = is_secretariat(actor, federation)
+    if not allowed:
+        raise PermissionDenied(_("You may not upload results for this organiser."))
+
+
+@transaction.atomic
+def results_upload_create(
+    *,
+    actor,
+    federation: Federation,
+    club: Club | None,
+    region: Region | None,
+    data: bytes,
+    filename: str,
+    facts: dict,
+    trusted: bool = False,
+) -> ResultUpload:
+    """Store the uploaded bytes unchanged with their SHA-256, before anything parses them."""
+    check_organiser(actor=actor, federation=federation, club=club, region=region, trusted=trusted)
+    if len(data) > settings.RESULTS_UPLOAD_MAX_BYTES:
+        raise ValidationError(_("The file is larger than the 5 MB limit."), code="FILE_TOO_LARGE")
+    digest = hashlib.sha256(data).hexdigest()
+    upload = ResultUpload(
+        federation=federation,
+        club=club,
+        region=region,
+        uploaded_by=actor if actor is not None and actor.is_authenticated else None,
+        original_name=filename[:255],
+        sha256=digest,
+        size=len(data),
+        facts=facts,
+    )
+    upload.file.save(digest, ContentFile(data), save=False)
+    upload.save()
+    audit_record(
+        actor=actor,
+        action="results.upload.create",
+        target=upload,
+        payload={"sha256": digest, "size": len(data), "file": filename[:255], "facts": facts},
+    )
+    return upload
+
+
+def _check_pending(actor, upload: ResultUpload, *, trusted: bool = False) -> None:
+    check_organiser(
+        actor=actor, federation=upload.federation, club=upload.club, region=upload.region, trusted=trusted
+    )
+    if upload.status != ResultUpload.Status.PENDING:
+        raise ValidationError(_("This upload is already %(status)s."), params={"status": upload.get_status_display()})
+
+
+@transaction.atomic
+def results_upload_resolve(*, actor, upload: ResultUpload, player_key: str, resolution: str, number: str = "") -> None:
+    """Record how to treat one player of the file: a member (by number), a guest, or the office's case."""
+    upload = ResultUpload.objects.select_for_update().get(pk=upload.pk)
+    _check_pending(actor, upload)
+    if resolution not in RESOLUTIONS:
+        raise ValidationError(_("Unknown choice %(choice)s."), params={"choice": resolution})
+    value = {"resolution": resolution}
+    if resolution == "member":
+        value["number"] = number.strip()
+    upload.resolutions = {**upload.resolutions, player_key: value}
+    upload.save(update_fields=["resolutions"])
+    audit_record(actor=actor, action="results.upload.resolve", target=upload, payload={"player": player_key, **value})
+
+
+@transaction.atomic
+def results_upload_discard(*, actor, upload: ResultUpload) -> None:
+    upload = ResultUpload.objects.select_for_update().get(pk=upload.pk)
+    _check_pending(actor, upload)
+    upload.status = ResultUpload.Status.DISCARDED
+    upload.save(update_fields=["status"])
+    audit_record(actor=actor, action="results.upload.discard", target=upload)
+
+
+def tournament_create_from_preview(*, preview: Preview) -> Tournament:
+    """Create the tournament, its groups, entries and participations from a checked preview.
+
+    Runs inside the caller's transaction (``results_upload_confirm``); supersedes the earlier version.
+    """
+    upload, event, facts = preview.upload, preview.event, preview.upload.facts
+    organiser_kind = facts.get("organiser_kind", "club")
+    tournament = Tournament.objects.create(
+        federation=upload.federation,
+        organiser_kind=organiser_kind,
+        club=upload.club,
+        region=upload.region,
+        name=(event.name or upload.original_name)[:200],
+        event_key=event_key(upload, event),
+        date=event.date,
+        form=event_form(preview),
+        category=facts["category"],
+        boards=event_boards(preview),
+        rows=len(preview.groups) if facts.get("split_by_strength") else 1,
+        split_by_strength=bool(facts.get("split_by_strength")),
+        met=facts.get("met"),
+        robots=bool(facts.get("robots")),
+        strengths={facts["category"]: facts["strength"]} if facts.get("strength") else {},
+        facts={
+            "format": event.format,
+            "dialect": event.dialect,
+            "program": event.program,
+            "scoring": event.scoring,
+            "encoding": event.encoding.encoding,
+        },
+        upload=upload,
+        supersedes=preview.previous,
+    )
+    for group_line in preview.groups:
+        group = RankingGroup.objects.create(
+            tournament=tournament,
+            key=group_line.group.key,
+            name=group_line.group.name or "",
+            row_number=group_line.row_number,
+            field_size=group_line.group.field_size,
+        )
+        for entry_line in group_line.entries:
+            parsed = entry_line.entry
+            entry = Entry.objects.create(
+                group=group,
+                key=parsed.key,
+                number=parsed.number,
+                name=(parsed.name or "")[:200],
+                place_first=parsed.place_first,
+                place_last=parsed.place_last,
+                score=parsed.score,
+                percentage=parsed.percentage,
+            )
+            Participation.objects.bulk_create(
+                Participation(
+                    entry=entry,
+                    player=line.player if line.resolution == "member" else None,
+                    name_in_file=line.name[:200],
+                    id_in_file=(line.id_in_file or "")[:40],
+                    boards_played=line.boards_played,
+                    resolution=line.resolution,
+                )
+                for line in entry_line.players
+            )
+    return tournament
