@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from masterpoints.engine.common import PlayerAward, RequestError
+from masterpoints.engine.dbf import events as dbf_events
+from masterpoints.engine.dbf.rules import ruleset_for as dbf_ruleset_for
 from masterpoints.engine.hbs import events as hbs_events
 from masterpoints.engine.hbs.rules import ruleset_for as hbs_ruleset_for
 
@@ -96,5 +99,132 @@ def _team_boards(form: str, player, entry) -> int | None:
 # --- DBf ------------------------------------------------------------------------------------------------
 
 
+#: The team table an upload uses by category when the director names none (§ 412A, § 413A; GP needs its own).
+DBF_TEAM_TABLES = {"BP": "bp", "SP": "sp_outside_pyramid"}
+
+
 def _dbf(preview: Preview) -> ScoringResult:
-    raise RequestError("form", "the DBf scoring adapter is not connected yet")
+    """DBf: one upload is one scoring part: a playing day for BP (§ 405B6a), the whole tournament for SP/GP
+    (§ 405B7a). Each ranking group is a section; strength rows follow the groups' order (§ 405B5)."""
+    rules = dbf_ruleset_for(preview.event.date)
+    if event_form(preview) == "teams":
+        return _dbf_teams(preview, rules)
+    facts = preview.upload.facts
+    boards = event_boards(preview)
+    split = "strength" if facts.get("split_by_strength") else "random"
+    sections = []
+    for group in preview.groups:
+        entries = tuple(
+            dbf_events.Entry(
+                entry=line.entry.key,
+                first=line.entry.place_first,
+                last=line.entry.place_last,
+                players=tuple(
+                    dbf_events.Player(player=player.key, boards=player.boards_played or line.entry.boards_played or boards)
+                    for player in line.players
+                ),
+            )
+            for line in group.entries
+        )
+        sections.append(
+            dbf_events.Section(
+                key=group.group.key,
+                participants=group.group.field_size,
+                boards=boards,
+                entries=entries,
+                row=group.row_number if split == "strength" else 1,
+                met=facts.get("met"),
+                robots=bool(facts.get("robots")),
+            )
+        )
+    event = dbf_events.PairEvent(
+        form=event_form(preview),
+        category=facts["category"],
+        organizer=facts.get("organiser_kind", "club"),
+        parts=(dbf_events.Part(key="", sections=tuple(sections), split=split),),
+    )
+    result = ScoringResult(awards=dbf_events.pair_event_awards(event, rules))
+    _nothing_awarded(preview, result)
+    return result
+
+
+def _dbf_teams(preview: Preview, rules) -> ScoringResult:
+    """A team event: MP per player per match from the file's VP (§ 406A, § 411B) and, for BP, the bonus for
+    the final placing (§ 412B). Every player is taken to have played the whole match unless the file says."""
+    facts, event = preview.upload.facts, preview.event
+    table = DBF_TEAM_TABLES.get(facts["category"])
+    if table is None:
+        raise RequestError("category", "GP team events pay by their own table (§ 414): enter them through the office")
+    players_of = {
+        line.entry.number: tuple(
+            dbf_events.Player(player=player.key, boards=player.boards_played or 0) for player in line.players
+        )
+        for group in preview.groups
+        for line in group.entries
+    }
+    matches = []
+    seen = set()
+    for match in event.matches:
+        if match.opponent is None or (match.opponent, match.team, match.round) in seen:
+            continue
+        seen.add((match.team, match.opponent, match.round))
+        if match.boards is None or match.vp is None or match.opponent_vp is None:
+            raise RequestError("matches", f"round {match.round}: the file gives no boards or VP for {match.team}")
+        matches.append(
+            dbf_events.Match(
+                key=f"{match.round}:{match.team}-{match.opponent}",
+                boards=match.boards,
+                home=dbf_events.TeamSide(match.team, _full_match(players_of[match.team], match.boards), vp=Fraction(match.vp)),
+                away=dbf_events.TeamSide(
+                    match.opponent, _full_match(players_of[match.opponent], match.boards), vp=Fraction(match.opponent_vp)
+                ),
+            )
+        )
+    standings = []
+    if facts["category"] == "BP":
+        for group in preview.groups:
+            per_team = max((sum(1 for m in matches if group_has(group, m)) * 2) // max(group.group.field_size, 1), 1)
+            boards = matches[0].boards if matches else event_boards(preview)
+            standings.append(
+                dbf_events.Standing(
+                    key=group.group.key,
+                    teams=group.group.field_size,
+                    matches=per_team,
+                    boards=boards,
+                    entries=tuple(
+                        dbf_events.Entry(
+                            entry=line.entry.key,
+                            first=line.entry.place_first,
+                            last=line.entry.place_last,
+                            players=tuple(
+                                dbf_events.Player(player=p.key, boards=p.boards_played or per_team * boards)
+                                for p in line.players
+                            ),
+                        )
+                        for line in group.entries
+                    ),
+                )
+            )
+    team_event = dbf_events.TeamEvent(
+        category=facts["category"], table=table, matches=tuple(matches), standings=tuple(standings)
+    )
+    return ScoringResult(awards=dbf_events.team_event_awards(team_event, rules))
+
+
+def group_has(group: GroupLine, match) -> bool:
+    numbers = {line.entry.number for line in group.entries}
+    return match.home.entry in numbers
+
+
+def _full_match(players, boards: int):
+    return tuple(p if p.boards else dbf_events.Player(player=p.player, boards=boards) for p in players)
+
+
+def _nothing_awarded(preview: Preview, result: ScoringResult) -> None:
+    """Name each group whose every award is zero, with the engine's reason from the explanation."""
+    for group in preview.groups:
+        keys = {player.key for line in group.entries for player in line.players}
+        awards = [a for a in result.awards if a.player in keys]
+        if awards and not any(a.units for a in awards):
+            reason = dict(awards[0].explanation.inputs).get("reason", "")
+            result.nothing_awarded.append((group_label(group), reason))

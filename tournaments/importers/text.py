@@ -136,8 +136,6 @@ def find_mojibake(texts: Iterable[tuple[str | None, Location]]) -> tuple[str, st
     for text, where in texts:
         if not text or text.isascii():
             continue
-        if "\ufffd" in text or _C1_CONTROLS.search(text):
-            return text, None, where
         for encoding in ("cp1252", "latin-1"):
             try:
                 repaired = text.encode(encoding).decode("utf-8")
@@ -145,6 +143,8 @@ def find_mojibake(texts: Iterable[tuple[str | None, Location]]) -> tuple[str, st
                 continue
             if repaired != text:
                 return text, repaired, where
+        if "\ufffd" in text or _C1_CONTROLS.search(text):
+            return text, None, where
     return None
 
 

@@ -36,7 +36,7 @@ def test_thresholds_are_inclusive_dbf_2_15():
     assert title(199) == (None, 0)
 
 
-def test_example_c1_is_the_sp_gp_check_d_q11_free_dbf_2_15():
+def test_example_c1_is_the_sp_gp_check_dbf_2_15():
     # § 404C1: above 50 MP with under 25 in SP+GP, the deficit × 200 is taken from BP and at least 2,500 BP must
     # remain. That literal rule equals SGcheck(25, 50) on random balances.
     rng = random.Random(404)
