@@ -23,7 +23,9 @@ def results_upload_confirm(
 
     All in one transaction: either everything is written or nothing is.
     """
-    upload = ResultUpload.objects.select_for_update().select_related("federation", "club", "region").get(pk=upload.pk)
+    upload = (
+        ResultUpload.objects.select_for_update(of=("self",)).select_related("federation", "club", "region").get(pk=upload.pk)
+    )
     _check_pending(actor, upload, trusted=trusted)
     preview = build_preview(upload)
     if preview.event is None or preview.has_errors:

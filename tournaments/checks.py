@@ -17,6 +17,7 @@ CATEGORY_NOT_ALLOWED        error     the organiser may not award these points (
 BOARDS_UNKNOWN              error     neither the file nor the form gives the number of boards
 NOTHING_AWARDED             warning   a ranking group awards nothing (the engine's reason is given)
 ENGINE_REFUSED              error     the points engine refused the tournament's facts (field named)
+RULESET_MISSING             error     no rule set of the federation is valid on the event's date
 AWARD_DIFFERS               info      the file's own awards differ from ours for an entry
 DUPLICATE_FILE              warning   the very same file was confirmed before
 SUPERSEDES                  info      this upload replaces an earlier version of the same event
@@ -50,6 +51,10 @@ CATALOGUE = {
     "BOARDS_UNKNOWN": (E, _("The file does not say how many boards were played: enter the number in the form.")),
     "NOTHING_AWARDED": (W, _("%(group)s awards no points: %(reason)s")),
     "ENGINE_REFUSED": (E, _("The points cannot be computed: %(field)s – %(message)s")),
+    "RULESET_MISSING": (
+        E,
+        _("No points rules of the federation are valid on %(date)s: the secretariat must add a dated rule set first."),
+    ),
     "AWARD_DIFFERS": (I, _("%(entry)s: the file awards %(theirs)s, we award %(ours)s per player.")),
     "DUPLICATE_FILE": (W, _("This very file was confirmed before, on %(date)s.")),
     "SUPERSEDES": (I, _("This replaces the results confirmed on %(date)s; the differences are shown below.")),

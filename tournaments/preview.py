@@ -333,6 +333,9 @@ def _compute(preview: Preview) -> None:
     except RequestError as error:
         preview.issues.append(CheckIssue("ENGINE_REFUSED", params={"field": error.field, "message": error.message}))
         return
+    except LookupError:
+        preview.issues.append(CheckIssue("RULESET_MISSING", params={"date": preview.event.date.isoformat()}))
+        return
     for award in result.awards:
         by_key[award.player].awards.append(award)
     for group_name, reason in result.nothing_awarded:

@@ -12,11 +12,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from federation.rulesets import rules_for
 from masterpoints.engine.common import PlayerAward, RequestError
 from masterpoints.engine.dbf import events as dbf_events
-from masterpoints.engine.dbf.rules import ruleset_for as dbf_ruleset_for
 from masterpoints.engine.hbs import events as hbs_events
-from masterpoints.engine.hbs.rules import ruleset_for as hbs_ruleset_for
 
 if TYPE_CHECKING:
     from tournaments.preview import GroupLine, Preview
@@ -55,7 +54,7 @@ def group_label(group: GroupLine) -> str:
 def _hbs(preview: Preview) -> ScoringResult:
     """HBS: each group is a field of its own; the kind and S come from the upload's facts (H-1, H-4)."""
     facts = preview.upload.facts
-    rules = hbs_ruleset_for(preview.event.date)
+    rules = rules_for(preview.upload.federation, preview.event.date)
     strength = Decimal(facts["strength"]) if facts.get("strength") not in (None, "") else None
     kinds = (hbs_events.KindAward(kind=facts["category"], strength=strength),) if strength is not None else ()
     form = event_form(preview)
@@ -106,7 +105,7 @@ DBF_TEAM_TABLES = {"BP": "bp", "SP": "sp_outside_pyramid"}
 def _dbf(preview: Preview) -> ScoringResult:
     """DBf: one upload is one scoring part: a playing day for BP (§ 405B6a), the whole tournament for SP/GP
     (§ 405B7a). Each ranking group is a section; strength rows follow the groups' order (§ 405B5)."""
-    rules = dbf_ruleset_for(preview.event.date)
+    rules = rules_for(preview.upload.federation, preview.event.date)
     if event_form(preview) == "teams":
         return _dbf_teams(preview, rules)
     facts = preview.upload.facts

@@ -155,27 +155,29 @@ def tournament_create_from_preview(*, preview: Preview) -> Tournament:
             row_number=group_line.row_number,
             field_size=group_line.group.field_size,
         )
-        for entry_line in group_line.entries:
-            parsed = entry_line.entry
-            entry = Entry.objects.create(
+        entries = Entry.objects.bulk_create(
+            Entry(
                 group=group,
-                key=parsed.key,
-                number=parsed.number,
-                name=(parsed.name or "")[:200],
-                place_first=parsed.place_first,
-                place_last=parsed.place_last,
-                score=parsed.score,
-                percentage=parsed.percentage,
+                key=line.entry.key,
+                number=line.entry.number,
+                name=(line.entry.name or "")[:200],
+                place_first=line.entry.place_first,
+                place_last=line.entry.place_last,
+                score=line.entry.score,
+                percentage=line.entry.percentage,
             )
-            Participation.objects.bulk_create(
-                Participation(
-                    entry=entry,
-                    player=line.player if line.resolution == "member" else None,
-                    name_in_file=line.name[:200],
-                    id_in_file=(line.id_in_file or "")[:40],
-                    boards_played=line.boards_played,
-                    resolution=line.resolution,
-                )
-                for line in entry_line.players
+            for line in group_line.entries
+        )
+        Participation.objects.bulk_create(
+            Participation(
+                entry=entry,
+                player=player.player if player.resolution == "member" else None,
+                name_in_file=player.name[:200],
+                id_in_file=(player.id_in_file or "")[:40],
+                boards_played=player.boards_played,
+                resolution=player.resolution,
             )
+            for entry, line in zip(entries, group_line.entries, strict=True)
+            for player in line.players
+        )
     return tournament

@@ -125,7 +125,7 @@ def parse_pbn(
         return None
 
     first_game = tables[0][0]
-    values = first_game.values
+    values = _event_values(games, first_game)
     competition = _FORMS.get(_normalise(values.get("Competition", "")))
     where = Location(line=first_game.line)
     draft = DraftEvent(
@@ -144,8 +144,7 @@ def parse_pbn(
     if competition is None:
         issues.add("EVENT_TYPE_MISSING", where, form="pairs")
     date_text = clean(values.get("EventDate")) or clean(values.get("Date"))
-    date_line = (first_game.tags.get("EventDate") or first_game.tags.get("Date") or ("", first_game.line))[1]
-    draft.date = report_date(date_text, Location(line=date_line), issues)
+    draft.date = report_date(date_text, Location(line=first_game.line), issues)
 
     kept: list[tuple[_Game, _Table]] = []
     seen_rows: list[set[tuple[str, ...]]] = []
@@ -245,6 +244,22 @@ def _inherit(games: list[_Game]) -> None:
         for name, value in sticky.items():
             game.values.setdefault(name, value)
         previous = game
+
+
+_EVENT_TAGS = ("Event", "EventDate", "Date", "Competition", "Scoring", "Application")
+
+
+def _event_values(games: list[_Game], game: _Game) -> dict[str, str]:
+    """The ranking game's tag values; an event tag it lacks is taken from the first game that has it
+    (programs often write the event header once, at the top)."""
+    values = dict(game.values)
+    for name in _EVENT_TAGS:
+        if clean(values.get(name)) is None:
+            for other in games:
+                if clean(other.values.get(name)) is not None:
+                    values[name] = other.values[name]
+                    break
+    return values
 
 
 def _refuse(games: list[_Game], issues: IssueList) -> None:

@@ -64,7 +64,7 @@ _SP_PAIR_EVENTS = ("simultaneous", "beginners_qualifier", "beginners_final")
 _GP_PAIR_EVENTS = (*_TABLE_EVENTS, "dm_open_2nd_division", "simultaneous_national")
 
 
-# --- input records ------------------------------------------------------------------------------------
+# --- input records ------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ class PairEvent:
     manual_bonus: tuple[tuple[str, int], ...] = ()
 
 
-# --- checks -----------------------------------------------------------------------------------------------
+# --- checks -------------------------------------------------------------------------------------------------------
 
 
 def check_permission(category: str, organizer: str, sanction: str) -> None:
@@ -223,7 +223,7 @@ def event_warnings(event: PairEvent, rules: DbfRuleSet = DBF_2023) -> list[str]:
     return warnings
 
 
-# --- pairs, individual, mini-teams ----------------------------------------------------------------------------
+# --- pairs, individual, mini-teams --------------------------------------------------------------------------------
 
 
 def pair_event_awards(event: PairEvent, rules: DbfRuleSet = DBF_2023) -> list[PlayerAward]:
@@ -462,7 +462,7 @@ def _pair_bonus_awards(
     return out
 
 
-# --- team events -------------------------------------------------------------------------------------------------
+# --- team events --------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ def _f(text: str) -> Fraction:
     return Fraction(text)
 
 
-# --- small immutable record types used inside the rule set ------------------------------------------
+# --- small immutable record types used inside the rule set --------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def _insert_extra(table: tuple[tuple[Fraction, ...], ...], rows: int, extra: Fra
     return longest + more
 
 
-# --- the rule set -----------------------------------------------------------------------------------
+# --- the rule set -------------------------------------------------------------------------------------------------
 
 _ROW_FACTORS = (
     (F(0),),
@@ -461,7 +461,7 @@ def ruleset_for(on_date: dt.date, sets: Iterable[DbfRuleSet] = DEFAULT_RULE_SETS
     return max(valid, key=lambda s: s.valid_from)
 
 
-# --- JSON codec driven by the type hints ------------------------------------------------------------
+# --- JSON codec driven by the type hints --------------------------------------------------------------------------
 
 
 def fraction_text(value: Fraction) -> str:

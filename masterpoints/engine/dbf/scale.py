@@ -54,7 +54,7 @@ def fmt_ratio(value: Fraction | None) -> str | None:
         return str(dec.quantize(Decimal("0.000001"), rounding=ROUND_HALF_UP))
 
 
-# --- the request and the answer ---------------------------------------------------------------------
+# --- the request and the answer -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def entry_awards(scale: Scale, ranks: Sequence[tuple[int, int]]) -> tuple[int, .
     return tuple(scale.share_units(first, last) for first, last in checked)
 
 
-# --- the factors, one function each -------------------------------------------------------------------
+# --- the factors, one function each -------------------------------------------------------------------------------
 
 
 def field_raw(request: ScaleRequest, rules: DbfRuleSet = DBF_2023) -> tuple[Fraction, str]:
@@ -255,7 +255,7 @@ def geometric_values(amount: Fraction, q: Fraction, places: int) -> tuple[Fracti
     return tuple(out)
 
 
-# --- the scale --------------------------------------------------------------------------------------
+# --- the scale ----------------------------------------------------------------------------------------------------
 
 
 def validate(request: ScaleRequest, rules: DbfRuleSet = DBF_2023) -> None:
@@ -402,7 +402,7 @@ def _no_award_reason(request: ScaleRequest, rules: DbfRuleSet, rule: str) -> str
     return f"too few boards: {request.boards} < {rules.gp_club_boards_full} in the tournament, no GP ({rule})"
 
 
-# --- fixed tables (§ 434A) ------------------------------------------------------------------------------
+# --- fixed tables (§ 434A) ----------------------------------------------------------------------------------------
 
 
 def fixed_scale(
@@ -448,7 +448,7 @@ def klubsolv_scale(pairs: int, rules: DbfRuleSet = DBF_2023) -> Scale:
     raise RequestError("participants", "no Klubsølv band covers this many pairs")
 
 
-# --- the pair bonus p-406d (§ 406B2, § 433B2b; dbf.md § 2.13, D-Q15) -----------------------------------
+# --- the pair bonus p-406d (§ 406B2, § 433B2b; dbf.md § 2.13, D-Q15) ----------------------------------------------
 
 
 def pair_bonus_scale(request: ScaleRequest, rules: DbfRuleSet = DBF_2023) -> Scale:

@@ -22,7 +22,7 @@ FORMATS: tuple[str, ...] = ("round_robin", "monrad")
 RESULT_WEIGHT = {"win": Fraction(1), "draw": Fraction(1, 2), "loss": Fraction(0), "walkover": Fraction(0)}
 
 
-# --- values per row (dbf.md § 2.4) -------------------------------------------------------------------
+# --- values per row (dbf.md § 2.4) --------------------------------------------------------------------------------
 
 
 def team_row_value(table: str, rows: int, row: int, split: str, rules: DbfRuleSet = DBF_2023) -> Fraction:
@@ -78,7 +78,7 @@ def cup_value(table: str, round_key: str, rules: DbfRuleSet = DBF_2023) -> Fract
         raise RequestError("cup_round", f"unknown cup round {round_key!r}: one of {names}") from None
 
 
-# --- one match (p-406a) -----------------------------------------------------------------------------
+# --- one match (p-406a) -------------------------------------------------------------------------------------------
 
 
 def match_quota(category: str, boards: int, rules: DbfRuleSet = DBF_2023) -> Fraction:
@@ -190,7 +190,7 @@ def team_match(request: TeamMatchRequest, rules: DbfRuleSet = DBF_2023) -> TeamM
     return TeamMatchAward(result, request.category, units, expl)
 
 
-# --- bonus for final placing ----------------------------------------------------------------------------
+# --- bonus for final placing --------------------------------------------------------------------------------------
 
 
 def effective_teams(teams: int, matches: int, format: str) -> int:

@@ -40,7 +40,15 @@ def scale_request(**kw):
         ({"scheme": "dbf", "kind": "team_match", "category": "BP", "value": "16", "boards": 24}, "result"),
         ({"scheme": "dbf", "kind": "team_match", "category": "BP", "value": "16", "boards": 24, "vp": "6.005"}, "vp"),
         (
-            {"scheme": "dbf", "kind": "team_match", "category": "BP", "value": "16", "boards": 24, "result": "win", "share": "3/2"},
+            {
+                "scheme": "dbf",
+                "kind": "team_match",
+                "category": "BP",
+                "value": "16",
+                "boards": 24,
+                "result": "win",
+                "share": "3/2",
+            },
             "share",
         ),
         ({"scheme": "dbf", "kind": "team_bonus", "category": "SP", "matches": 7, "boards": 24, "teams": 8}, "category"),
@@ -89,7 +97,15 @@ def test_nothing_awarded_gives_an_empty_scale_and_a_reason():
 
 def test_share_may_be_a_ratio_of_boards():
     answer = calculate(
-        {"scheme": "dbf", "kind": "team_match", "category": "BP", "value": "16", "boards": 24, "result": "win", "share": "2/3"}
+        {
+            "scheme": "dbf",
+            "kind": "team_match",
+            "category": "BP",
+            "value": "16",
+            "boards": 24,
+            "result": "win",
+            "share": "2/3",
+        }
     )
     assert answer["points"] == "11"
 
@@ -107,6 +123,14 @@ def test_a_title_answer_names_the_next_title_and_what_is_missing():
 
 def test_team_bonus_answer_reports_effective_teams_for_monrad():
     answer = calculate(
-        {"scheme": "dbf", "kind": "team_bonus", "category": "BP", "matches": 5, "boards": 24, "teams": 12, "format": "monrad"}
+        {
+            "scheme": "dbf",
+            "kind": "team_bonus",
+            "category": "BP",
+            "matches": 5,
+            "boards": 24,
+            "teams": 12,
+            "format": "monrad",
+        }
     )
     assert answer["effective_teams"] == 6 and answer["awards"] == ["50", "34"]

@@ -48,7 +48,7 @@ def by_player(awards):
     return {(a.player, a.part): a for a in awards}
 
 
-# --- § 2.8 per playing day, total, eligibility -------------------------------------------------------------------
+# --- § 2.8 per playing day, total, eligibility --------------------------------------------------------------------
 
 
 def test_bp_are_awarded_per_playing_day_on_that_days_score_dbf_2_8():
@@ -151,7 +151,7 @@ def test_strength_rows_in_an_event_use_the_row_factor_dbf_2_3():
     assert awards[("a1a", "d/A")].units == 27 and awards[("b1a", "d/B")].units == 22
 
 
-# --- § 2.16 who may award what and the special events --------------------------------------------------------------
+# --- § 2.16 who may award what and the special events -------------------------------------------------------------
 
 
 def sp_event(**kw) -> PairEvent:
@@ -177,7 +177,9 @@ def test_gp_is_refused_from_districts_and_automatic_sanctions_dbf_2_16():
 
 def test_beginners_qualifiers_are_half_quota_and_never_split_by_strength_dbf_2_16():
     # § 433D2a: half quota whatever the boards: 12 pairs 18 boards → 12·½ = 6.0 SP; the final full: 12.0.
-    qualifier = PairEvent("pairs", "SP", (twelve_pairs(18, "q"),), organizer="federation", special="beginners_qualifier")
+    qualifier = PairEvent(
+        "pairs", "SP", (twelve_pairs(18, "q"),), organizer="federation", special="beginners_qualifier"
+    )
     assert by_player(pair_event_awards(qualifier))[("p1a", "q")].units == 60
     final = dataclasses.replace(qualifier, special="beginners_final")
     assert by_player(pair_event_awards(final))[("p1a", "q")].units == 120
@@ -200,9 +202,7 @@ def test_top16_needs_sixteen_players_and_counts_sixteen_dbf_2_16():
     event = PairEvent("individual", "SP", (Part("t", (Section("A", 18, 30, players),)),), special="top16")
     first = by_player(pair_event_awards(event))[("x1", "t")]
     assert dict(first.explanation.inputs)["D"] == "16" and first.units == 60  # 0.75·16·½ = 6.0 SP
-    small = PairEvent(
-        "individual", "SP", (Part("t", (Section("A", 15, 30, players[:15]),)),), special="top16"
-    )
+    small = PairEvent("individual", "SP", (Part("t", (Section("A", 15, 30, players[:15]),)),), special="top16")
     with pytest.raises(RequestError) as caught:
         pair_event_awards(small)
     assert "§ 443B3" in caught.value.message
@@ -260,7 +260,11 @@ def test_junior_pairs_final_counts_n2_and_takes_a_manual_bonus_d_q15():
 def test_dm_open_second_division_event_doubles_the_gp_scale_d_q19():
     entries = tuple(pair(f"p{i}", i, 60) for i in range(1, 41))
     event = PairEvent(
-        "pairs", "GP", (Part("f", (Section("A", 40, 60, entries),)),), organizer="federation", special="dm_open_2nd_division"
+        "pairs",
+        "GP",
+        (Part("f", (Section("A", 40, 60, entries),)),),
+        organizer="federation",
+        special="dm_open_2nd_division",
     )
     # Normal: 0.1·40 = 4.00 GP for the winner; doubled: 8.00.
     assert by_player(pair_event_awards(event))[("p1a", "f")].units == 800
@@ -274,7 +278,7 @@ def test_foreign_mp_from_the_faroes_and_iceland_are_registered_unconverted_dbf_2
     assert caught.value.field == "country"
 
 
-# --- team events --------------------------------------------------------------------------------------------------------
+# --- team events --------------------------------------------------------------------------------------------------
 
 
 def side(entry, result=None, vp=None, boards=24, players=("1", "2", "3", "4")):
@@ -338,7 +342,11 @@ def test_fixed_bonus_tables_pay_once_on_the_final_placing_dbf_2_12():
 
 def test_gp_bonus_excludes_substitutes_and_unregistered_players_dbf_2_12():
     entries = (
-        Entry("T1", 1, (Player("reg", 100), Player("sub", 100, substitute_for="x"), Player("guest", 100, registered=False))),
+        Entry(
+            "T1",
+            1,
+            (Player("reg", 100), Player("sub", 100, substitute_for="x"), Player("guest", 100, registered=False)),
+        ),
         Entry("T2", 2, (Player("t2", 100),)),
     )
     entries = tuple(dataclasses.replace(e, planned_boards=160) for e in entries)
@@ -372,7 +380,7 @@ def test_the_a_rows_matches_set_lower_rows_bonus_in_an_event_d_q20():
     assert awards[("T1a", "bonus/B")].units == 60  # 2/3 of the A row's 10·9
 
 
-# --- purity -----------------------------------------------------------------------------------------------------------------
+# --- purity -------------------------------------------------------------------------------------------------------
 
 
 def test_the_engine_never_imports_django_dbf_2_0():
@@ -382,5 +390,7 @@ def test_the_engine_never_imports_django_dbf_2_0():
     )
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, env=env, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, env=env, check=True
+    )
     assert done.stdout.strip() == "False"

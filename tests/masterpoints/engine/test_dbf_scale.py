@@ -33,7 +33,7 @@ def pairs(category="BP", n=12, boards=24, **kw) -> ScaleRequest:
     return ScaleRequest(form="pairs", category=category, participants=n, boards=boards, **kw)
 
 
-# --- § 2.0 units, storage, rounding ------------------------------------------------------------------------
+# --- § 2.0 units, storage, rounding -------------------------------------------------------------------------------
 
 
 def test_awards_are_integer_units_of_1_bp_0_1_sp_0_01_gp_dbf_2_0():
@@ -64,7 +64,7 @@ def test_ceil_tolerance_counts_a_value_a_hair_above_a_unit_as_that_unit_d_q14():
     assert ceil_units(Fraction(0), 1) == 0
 
 
-# --- § 2.1 mass factor M -------------------------------------------------------------------------------------
+# --- § 2.1 mass factor M ------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -87,7 +87,7 @@ def test_the_winner_gets_the_mass_factor_per_participant_dbf_2_1(form, category,
     assert result.awards[0] == winner
 
 
-# --- § 2.2 n1 and n2 -------------------------------------------------------------------------------------------
+# --- § 2.2 n1 and n2 ----------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -143,7 +143,7 @@ def test_too_few_boards_award_nothing_and_say_why_dbf_2_2():
     assert "26" in result.reason and "§ 405B7c" in result.reason
 
 
-# --- § 2.3 row factor r ------------------------------------------------------------------------------------------
+# --- § 2.3 row factor r -------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -173,7 +173,7 @@ def test_strength_row_scales_are_the_base_scale_times_one_plus_r_dbf_2_3():
     assert bottom.awards[0] == 22
 
 
-# --- § 2.5 effective field D -----------------------------------------------------------------------------------------
+# --- § 2.5 effective field D --------------------------------------------------------------------------------------
 
 
 def test_bp_common_top_counts_forty_then_a_fifth_of_the_rest_dbf_2_5():
@@ -210,7 +210,7 @@ def test_top16_counts_sixteen_even_when_more_play_dbf_2_5():
     assert result.amounts()[0] == "6.0"
 
 
-# --- § 2.6 paid places ------------------------------------------------------------------------------------------------
+# --- § 2.6 paid places --------------------------------------------------------------------------------------------
 
 
 def test_paid_places_are_a_third_of_the_field_rounded_up_dbf_2_6():
@@ -225,7 +225,7 @@ def test_a_third_of_the_rounded_field_equals_a_third_of_the_unrounded_one_dbf_2_
         assert math.ceil(Fraction(math.ceil(x), 3)) == math.ceil(x / 3)
 
 
-# --- § 2.7 the ratio Q -------------------------------------------------------------------------------------------------
+# --- § 2.7 the ratio Q --------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -377,7 +377,7 @@ def test_random_rows_use_their_own_field_size_d_q8():
     assert scale(pairs(n=10, rows=2, row=2, split="random")).awards[0] == 20
 
 
-# --- § 2.8 the formula p-406c ---------------------------------------------------------------------------------------------
+# --- § 2.8 the formula p-406c -------------------------------------------------------------------------------------
 
 
 def test_each_place_gets_two_thirds_of_the_one_above_in_small_fields_dbf_2_8():
@@ -405,7 +405,7 @@ def test_the_explanation_carries_every_input_of_the_formula_dbf_2_8():
     assert "§ 405B7d" in result.explanation.rules and "D-Q2" in result.explanation.rules
 
 
-# --- § 2.9 ties --------------------------------------------------------------------------------------------------------------
+# --- § 2.9 ties ---------------------------------------------------------------------------------------------------
 
 
 def test_tied_pairs_share_unrounded_points_d_q12():
@@ -426,7 +426,7 @@ def test_a_tie_list_that_does_not_add_up_is_refused_dbf_2_9():
         entry_awards(scale(pairs(n=12)), [(13, 13)])
 
 
-# --- § 2.13 pair bonus ---------------------------------------------------------------------------------------------------------
+# --- § 2.13 pair bonus --------------------------------------------------------------------------------------------
 
 ENABLED = dataclasses.replace(DBF_2023, pair_bonus_enabled=True)
 
@@ -452,12 +452,24 @@ def test_pair_bonus_is_off_by_default_and_asks_for_manual_entry_d_q15():
     assert "§ 451A" in result.reason and "D-Q15" in result.explanation.rules
 
 
-# --- § 2.14 fixed GP tables for pair events ----------------------------------------------------------------------------------
+# --- § 2.14 fixed GP tables for pair events -----------------------------------------------------------------------
 
 
 def test_dm_open_superliga_pays_its_printed_table_dbf_2_14():
     result = pair_table_scale("dm_open_superliga", 20)
-    assert result.amounts() == ["40.00", "27.00", "18.00", "12.00", "8.00", "6.00", "4.00", "3.00", "2.00", "1.00", "1.00"]
+    assert result.amounts() == [
+        "40.00",
+        "27.00",
+        "18.00",
+        "12.00",
+        "8.00",
+        "6.00",
+        "4.00",
+        "3.00",
+        "2.00",
+        "1.00",
+        "1.00",
+    ]
 
 
 def test_dm_open_first_division_under_forty_pairs_pays_a_third_d_q9():

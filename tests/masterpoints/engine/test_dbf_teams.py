@@ -29,7 +29,7 @@ def values(table, rows, split="strength"):
     return [team_row_value(table, rows, row, split) for row in range(1, rows + 1)]
 
 
-# --- § 2.4 values per row ------------------------------------------------------------------------------------------------
+# --- § 2.4 values per row -----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -78,7 +78,15 @@ def test_gp_values_by_division_and_cup_round_dbf_2_4():
     assert values("gp_dm_club", 1) == [F("1.67")]
     main = ["final", "semifinal", "quarterfinal", "round_of_16", "up_to_128", "ordinary", "extraordinary"]
     assert [cup_value("gp_cup_main", r) for r in main] == [24, 12, 6, 4, 3, 2, 1]
-    assert [cup_value("gp_cup_breadth", r) for r in main] == [10, 5, F("2.5"), F("1.67"), F("1.25"), F("0.83"), F("0.42")]
+    assert [cup_value("gp_cup_breadth", r) for r in main] == [
+        10,
+        5,
+        F("2.5"),
+        F("1.67"),
+        F("1.25"),
+        F("0.83"),
+        F("0.42"),
+    ]
 
 
 def test_a_row_beyond_the_printed_levels_is_refused_dbf_2_4():
@@ -87,7 +95,7 @@ def test_a_row_beyond_the_printed_levels_is_refused_dbf_2_4():
     assert caught.value.field == "row"
 
 
-# --- § 2.10 one match ------------------------------------------------------------------------------------------------------
+# --- § 2.10 one match ---------------------------------------------------------------------------------------------
 
 
 def match(category="BP", value="16", boards=24, **kw):
@@ -161,7 +169,7 @@ def test_team_mp_are_rounded_per_player_per_match_d_q13():
     assert 2 * one == 12
 
 
-# --- § 2.11 BP bonus ------------------------------------------------------------------------------------------------------------
+# --- § 2.11 BP bonus ----------------------------------------------------------------------------------------------
 
 
 def bonus(**kw):
@@ -196,13 +204,16 @@ def test_lower_rows_take_their_fraction_of_the_a_rows_bonus_d_q20():
 
 
 def test_bonus_request_errors_name_the_field_dbf_2_11():
-    for kw, field in ((dict(matches=0, boards=24, teams=8), "matches"), (dict(matches=7, boards=24, teams=8, row=2), "row")):
+    for kw, field in (
+        (dict(matches=0, boards=24, teams=8), "matches"),
+        (dict(matches=7, boards=24, teams=8, row=2), "row"),
+    ):
         with pytest.raises(RequestError) as caught:
             bonus(**kw)
         assert caught.value.field == field
 
 
-# --- § 2.12 fixed SP/GP bonuses -------------------------------------------------------------------------------------------------
+# --- § 2.12 fixed SP/GP bonuses -----------------------------------------------------------------------------------
 
 
 def test_third_division_qualification_bonus_is_prorated_by_boards_d_q18():
