@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from masterpoints.engine.dbf import (  # noqa: E402  (the path above makes the script runnable from anywhere)
+from masterpoints.engine.dbf import (
     Entry,
     Match,
     PairEvent,
@@ -104,6 +104,11 @@ def team_event(teams: int = 100) -> TeamEvent:
     )
 
 
+def report(label: str, seconds: float, awards: int) -> None:
+    per_award = 1e6 * seconds / awards
+    print(f"  {label:<58} {1000 * seconds:8.2f} ms  ({awards} player awards, {per_award:.1f} µs each)")
+
+
 def bench_tournaments(runs: int) -> None:
     print(f"One 100-entry tournament with ties (average of {runs} runs)")
     cases = {
@@ -119,18 +124,14 @@ def bench_tournaments(runs: int) -> None:
         for _ in range(runs):
             awards = pair_event_awards(event)
         elapsed = (time.perf_counter() - start) / runs
-        print(
-            f"  {label:<58} {1000 * elapsed:8.2f} ms  ({len(awards)} player awards, {1e6 * elapsed / len(awards):.1f} µs each)"
-        )
+        report(label, elapsed, len(awards))
     event = team_event()
     start = time.perf_counter()
     for _ in range(max(1, runs // 10)):
         awards = team_event_awards(event)
     elapsed = (time.perf_counter() - start) / max(1, runs // 10)
     label = "BP teams, Monrad, 100 teams, 7 rounds + bonus"
-    print(
-        f"  {label:<58} {1000 * elapsed:8.2f} ms  ({len(awards)} player awards, {1e6 * elapsed / len(awards):.1f} µs each)"
-    )
+    report(label, elapsed, len(awards))
 
 
 def main(argv: list[str]) -> None:

@@ -5,6 +5,7 @@ titles are monotone in each balance."""
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,7 +45,7 @@ def scale_requests(draw) -> ScaleRequest:
 @given(scale_requests())
 def test_awards_never_increase_with_place(request):
     awards = scale(request).awards
-    assert all(a >= b for a, b in zip(awards, awards[1:], strict=False))
+    assert all(a >= b for a, b in pairwise(awards))
 
 
 @settings(max_examples=300, deadline=None)
@@ -103,7 +104,7 @@ def test_tied_entries_get_equal_points_never_below_the_worst_place_they_cover(ca
 )
 def test_team_bonus_never_increases_with_place(matches, boards, teams, format):
     awards = team_bonus(TeamBonusRequest(matches=matches, boards=boards, teams=teams, format=format)).awards
-    assert all(a >= b for a, b in zip(awards, awards[1:], strict=False))
+    assert all(a >= b for a, b in pairwise(awards))
     assert all(units >= 1 for units in awards)
 
 
