@@ -40,7 +40,11 @@ class DbfScaleForm(CalculatorForm):
     )
     participants = forms.IntegerField(label=_("Participants in the row"), min_value=1, max_value=5000, initial=24)
     boards = forms.IntegerField(
-        label=_("Boards"), min_value=0, max_value=2000, initial=24, help_text=_("Per playing day for BP; in all for SP/GP.")
+        label=_("Boards"),
+        min_value=0,
+        max_value=2000,
+        initial=24,
+        help_text=_("Per playing day for BP; in all for SP/GP."),
     )
     met = forms.IntegerField(
         label=_("Opponents met"),

@@ -41,17 +41,13 @@ class Award(models.Model):
     kind = models.CharField(_("kind"), max_length=8, choices=PointKind.choices)
     units = models.IntegerField(_("units"))
     source = models.CharField(_("source"), max_length=12, choices=Source.choices)
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.PROTECT, null=True, blank=True, related_name="awards"
-    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, null=True, blank=True, related_name="awards")
     part = models.CharField(_("part"), max_length=100, blank=True, help_text=_("Day, row, match or bonus."))
     place_first = models.PositiveIntegerField(_("place"), null=True, blank=True)
     place_last = models.PositiveIntegerField(_("tied down to"), null=True, blank=True)
     explanation = models.JSONField(_("explanation"), default=dict, blank=True)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
-    reverses = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
-    )
+    reverses = models.OneToOneField("self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by")
     awarded_on = models.DateField(_("date"), help_text=_("The tournament's date, or the decision's date."))
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
@@ -69,7 +65,8 @@ class Award(models.Model):
         constraints = [
             models.CheckConstraint(condition=~Q(units=0), name="award_not_zero"),
             models.CheckConstraint(
-                condition=Q(source="reversal", reverses__isnull=False) | (~Q(source="reversal") & Q(reverses__isnull=True)),
+                condition=Q(source="reversal", reverses__isnull=False)
+                | (~Q(source="reversal") & Q(reverses__isnull=True)),
                 name="award_reversal_names_its_award",
             ),
             models.CheckConstraint(
@@ -81,11 +78,6 @@ class Award(models.Model):
     def __str__(self) -> str:
         return f"{self.player} {self.units} {self.kind}"
 
-    @property
-    def amount(self) -> str:
-        """The award in the kind's own decimals: ``"24"`` BP, ``"30.7"`` SP, ``"2.67"`` GP."""
-        return format_units(self.units, KIND_DECIMALS[self.kind])
-
     def save(self, *args, **kwargs):
         if not self._state.adding:
             raise TypeError("The award ledger is append-only: an award cannot be changed.")
@@ -93,3 +85,8 @@ class Award(models.Model):
 
     def delete(self, *args, **kwargs):
         raise TypeError("The award ledger is append-only: an award cannot be deleted.")
+
+    @property
+    def amount(self) -> str:
+        """The award in the kind's own decimals: ``"24"`` BP, ``"30.7"`` SP, ``"2.67"`` GP."""
+        return format_units(self.units, KIND_DECIMALS[self.kind])

@@ -24,7 +24,9 @@ def results_upload_confirm(
     All in one transaction: either everything is written or nothing is.
     """
     upload = (
-        ResultUpload.objects.select_for_update(of=("self",)).select_related("federation", "club", "region").get(pk=upload.pk)
+        ResultUpload.objects.select_for_update(of=("self",))
+        .select_related("federation", "club", "region")
+        .get(pk=upload.pk)
     )
     _check_pending(actor, upload, trusted=trusted)
     preview = build_preview(upload)
@@ -94,6 +96,9 @@ def awards_reverse_tournament(*, actor, tournament: Tournament, reason: str) -> 
     ]
     Award.objects.bulk_create(reversals)
     audit_record(
-        actor=actor, action="awards.reverse_tournament", target=tournament, payload={"count": len(reversals), "reason": reason}
+        actor=actor,
+        action="awards.reverse_tournament",
+        target=tournament,
+        payload={"count": len(reversals), "reason": reason},
     )
     return len(reversals)

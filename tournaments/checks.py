@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.importers.issues import Location, Severity
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 CATALOGUE = {
     "CLUB_MISMATCH": (E, _("The file is for club %(file_club)s, but you upload it for club %(club)s.")),
@@ -55,9 +55,9 @@ CATALOGUE = {
         E,
         _("No points rules of the federation are valid on %(date)s: the secretariat must add a dated rule set first."),
     ),
-    "AWARD_DIFFERS": (I, _("%(entry)s: the file awards %(theirs)s, we award %(ours)s per player.")),
+    "AWARD_DIFFERS": (INFO, _("%(entry)s: the file awards %(theirs)s, we award %(ours)s per player.")),
     "DUPLICATE_FILE": (W, _("This very file was confirmed before, on %(date)s.")),
-    "SUPERSEDES": (I, _("This replaces the results confirmed on %(date)s; the differences are shown below.")),
+    "SUPERSEDES": (INFO, _("This replaces the results confirmed on %(date)s; the differences are shown below.")),
 }
 
 

@@ -59,9 +59,16 @@ class ResultUploadForm(forms.Form):
             self.fields["category"].choices = HBS_KINDS
             for name in ("split_by_strength", "met", "robots"):
                 del self.fields[name]
-            self.fields["event_form"].choices = [("", _("as the file says")), *[c for c in Form.choices if c[0] != "minihold"]]
+            self.fields["event_form"].choices = [
+                ("", _("as the file says")),
+                *[c for c in Form.choices if c[0] != "minihold"],
+            ]
         else:
-            self.fields["category"].choices = [("BP", _("bronze (BP)")), ("SP", _("silver (SP)")), ("GP", _("gold (GP)"))]
+            self.fields["category"].choices = [
+                ("BP", _("bronze (BP)")),
+                ("SP", _("silver (SP)")),
+                ("GP", _("gold (GP)")),
+            ]
             del self.fields["strength"]
 
     def clean_file(self):

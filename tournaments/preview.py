@@ -31,7 +31,12 @@ DBF_ALLOWED = {
     "federation": ("BP", "SP", "GP"),
 }
 #: HBS H-1: an unlisted club event awards black points; the federation's own events any kind.
-HBS_ALLOWED = {"club": ("black",), "district": ("black",), "circle": ("black",), "federation": ("black", "red", "master")}
+HBS_ALLOWED = {
+    "club": ("black",),
+    "district": ("black",),
+    "circle": ("black",),
+    "federation": ("black", "red", "master"),
+}
 
 
 @dataclass
@@ -155,7 +160,11 @@ def event_key(upload: ResultUpload, event: ParsedEvent | None) -> str:
     """The re-upload key (formats.md § 1.3): organiser, date and the file's event id or description."""
     if event is None:
         return ""
-    organiser = f"club:{upload.club.number}" if upload.club_id else (f"region:{upload.region.code}" if upload.region_id else "federation")
+    organiser = (
+        f"club:{upload.club.number}"
+        if upload.club_id
+        else (f"region:{upload.region.code}" if upload.region_id else "federation")
+    )
     label = (event.event_id or event.name or "").strip().lower()
     return f"{organiser}|{event.date.isoformat() if event.date else '?'}|{label}"[:300]
 
@@ -176,7 +185,9 @@ def build_preview(upload: ResultUpload, *, data: bytes | None = None, today: dat
     _check_event(preview, today or timezone.localdate())
     lines = _resolve_players(preview)
     preview.groups = [
-        GroupLine(group=group, row_number=index + 1, entries=[EntryLine(entry, lines[entry.key]) for entry in group.entries])
+        GroupLine(
+            group=group, row_number=index + 1, entries=[EntryLine(entry, lines[entry.key]) for entry in group.entries]
+        )
         for index, group in enumerate(event.groups)
     ]
     for group_line in preview.groups:
@@ -198,7 +209,9 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     upload, event, facts = preview.upload, preview.event, preview.upload.facts
     if upload.club_id and event.club_number and _same_number(event.club_number, upload.club.number) is False:
         preview.issues.append(
-            CheckIssue("CLUB_MISMATCH", Location(path="CLUB"), {"file_club": event.club_number, "club": upload.club.number})
+            CheckIssue(
+                "CLUB_MISMATCH", Location(path="CLUB"), {"file_club": event.club_number, "club": upload.club.number}
+            )
         )
     if event.date and event.date > today:
         preview.issues.append(CheckIssue("DATE_IN_FUTURE", params={"date": event.date.isoformat()}))
@@ -209,15 +222,26 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
         rule = (
             _("§ 403: clubs award BP, districts and circles SP, DBf GP; more needs a sanction (§ 403A–B).")
             if preview.scheme == "dbf"
-            else _("H-1: an unlisted event awards black points; other kinds come from the list of recognised tournaments.")
+            else _(
+                "H-1: an unlisted event awards black points; other kinds come from the list of recognised tournaments."
+            )
         )
         preview.issues.append(
-            CheckIssue("CATEGORY_NOT_ALLOWED", params={"organiser": str(upload.club or upload.region or upload.federation), "category": category, "rule": rule})
+            CheckIssue(
+                "CATEGORY_NOT_ALLOWED",
+                params={
+                    "organiser": str(upload.club or upload.region or upload.federation),
+                    "category": category,
+                    "rule": rule,
+                },
+            )
         )
     if not (facts.get("boards") or event.boards_played or event.boards_declared):
         preview.issues.append(CheckIssue("BOARDS_UNKNOWN"))
     duplicate = (
-        ResultUpload.objects.filter(federation=upload.federation, sha256=upload.sha256, status=ResultUpload.Status.CONFIRMED)
+        ResultUpload.objects.filter(
+            federation=upload.federation, sha256=upload.sha256, status=ResultUpload.Status.CONFIRMED
+        )
         .exclude(pk=upload.pk or 0)
         .first()
     )
@@ -270,7 +294,12 @@ def _resolve_players(preview: Preview) -> dict[str, list[PlayerLine]]:
                         CheckIssue(
                             "PLAYER_TWICE",
                             participant.where,
-                            {"number": line.player.number, "where_a": other.where.label, "where_b": line.where.label, "key": line.key},
+                            {
+                                "number": line.player.number,
+                                "where_a": other.where.label,
+                                "where_b": line.where.label,
+                                "key": line.key,
+                            },
                         )
                     )
                 seen[line.player.pk] = line
@@ -308,7 +337,9 @@ def _resolve_one(preview: Preview, entry: Entry, index: int, participant: Partic
                 line.resolution = "unresolved"
                 preview.issues.append(
                     CheckIssue(
-                        "RESOLUTION_NUMBER_UNKNOWN", participant.where, {"number": chosen.get("number"), "name": name, "key": key}
+                        "RESOLUTION_NUMBER_UNKNOWN",
+                        participant.where,
+                        {"number": chosen.get("number"), "name": name, "key": key},
                     )
                 )
         return line
@@ -318,7 +349,9 @@ def _resolve_one(preview: Preview, entry: Entry, index: int, participant: Partic
             line.resolution = "member"
             return line
         preview.issues.append(
-            CheckIssue("PLAYER_UNKNOWN", participant.where, {"name": name, "number": participant.national_id, "key": key})
+            CheckIssue(
+                "PLAYER_UNKNOWN", participant.where, {"name": name, "number": participant.national_id, "key": key}
+            )
         )
     else:
         preview.issues.append(CheckIssue("PLAYER_UNIDENTIFIED", participant.where, {"name": name, "key": key}))

@@ -119,7 +119,9 @@ def _dbf(preview: Preview) -> ScoringResult:
                 first=line.entry.place_first,
                 last=line.entry.place_last,
                 players=tuple(
-                    dbf_events.Player(player=player.key, boards=player.boards_played or line.entry.boards_played or boards)
+                    dbf_events.Player(
+                        player=player.key, boards=player.boards_played or line.entry.boards_played or boards
+                    )
                     for player in line.players
                 ),
             )
@@ -173,9 +175,13 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
             dbf_events.Match(
                 key=f"{match.round}:{match.team}-{match.opponent}",
                 boards=match.boards,
-                home=dbf_events.TeamSide(match.team, _full_match(players_of[match.team], match.boards), vp=Fraction(match.vp)),
+                home=dbf_events.TeamSide(
+                    match.team, _full_match(players_of[match.team], match.boards), vp=Fraction(match.vp)
+                ),
                 away=dbf_events.TeamSide(
-                    match.opponent, _full_match(players_of[match.opponent], match.boards), vp=Fraction(match.opponent_vp)
+                    match.opponent,
+                    _full_match(players_of[match.opponent], match.boards),
+                    vp=Fraction(match.opponent_vp),
                 ),
             )
         )

@@ -43,7 +43,9 @@ def upload_organisers(user) -> dict[Federation, list[tuple[str, str, object]]]:
             clubs = Club.objects.filter(federation=federation, active=True)
             regions = Region.objects.filter(federation=federation)
         else:
-            clubs = Club.objects.filter(pk__in=[o.club_id for o in offices if o.role == "club_director" and o.federation == federation])
+            clubs = Club.objects.filter(
+                pk__in=[o.club_id for o in offices if o.role == "club_director" and o.federation == federation]
+            )
             own = [o.region_id for o in offices if o.role == "region_officer" and o.federation == federation]
             regions = Region.objects.filter(pk__in=own) | Region.objects.filter(parent_id__in=own)
         choices = [(f"club:{c.pk}", str(c), c) for c in clubs.order_by("name")]

@@ -83,9 +83,7 @@ def results_upload_create(
 
 
 def _check_pending(actor, upload: ResultUpload, *, trusted: bool = False) -> None:
-    check_organiser(
-        actor=actor, federation=upload.federation, club=upload.club, region=upload.region, trusted=trusted
-    )
+    check_organiser(actor=actor, federation=upload.federation, club=upload.club, region=upload.region, trusted=trusted)
     if upload.status != ResultUpload.Status.PENDING:
         raise ValidationError(_("This upload is already %(status)s."), params={"status": upload.get_status_display()})
 

@@ -28,9 +28,7 @@ def pairs_from_numbers(numbers: Sequence[str], *, seed: int = 1) -> list[Synthet
     scores = sorted({round(rng.uniform(35, 70), 2) for _ in range(count * 3)}, reverse=True)[:count]
     for index in range(count):
         a, b = numbers[2 * index], numbers[2 * index + 1]
-        pairs.append(
-            SyntheticPair(str(index + 1), ((f"Player {a}", a), (f"Player {b}", b)), f"{scores[index]:.2f}")
-        )
+        pairs.append(SyntheticPair(str(index + 1), ((f"Player {a}", a), (f"Player {b}", b)), f"{scores[index]:.2f}"))
     return pairs
 
 

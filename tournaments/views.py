@@ -130,7 +130,12 @@ def upload_preview(request, pk: int):
         return redirect("tournaments:upload_preview", upload.pk)
     preview = build_preview(upload)
     unresolved = [
-        (line, ResolutionForm(initial={"player_key": line.key, "number": line.id_in_file or ""}, auto_id=f"id_r{index}_%s"))
+        (
+            line,
+            ResolutionForm(
+                initial={"player_key": line.key, "number": line.id_in_file or ""}, auto_id=f"id_r{index}_%s"
+            ),
+        )
         for index, line in enumerate(preview.unresolved)
     ]
     return render(

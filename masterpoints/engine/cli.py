@@ -33,9 +33,9 @@ def calculate(request: Any) -> dict[str, Any]:
     elif scheme == "hbs":
         from masterpoints.engine.hbs.calculator import handle
     elif scheme is None:
-        raise RequestError("scheme", "'scheme' is required: \"dbf\" or \"hbs\"")
+        raise RequestError("scheme", '\'scheme\' is required: "dbf" or "hbs"')
     else:
-        raise RequestError("scheme", f"unknown scheme {json.dumps(scheme)}: use \"dbf\" or \"hbs\"")
+        raise RequestError("scheme", f'unknown scheme {json.dumps(scheme)}: use "dbf" or "hbs"')
     return handle(request)
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 Number = Fraction | Decimal | int
@@ -203,7 +204,7 @@ def parse_ranks(raw: Any, *, field_size: int | None = None, name: str = "ranks")
                 f"the tie [{first}, {last}] covers {last - first + 1} places but appears {count} times",
             )
     groups = sorted(counts)
-    for (a1, b1), (a2, b2) in zip(groups, groups[1:], strict=False):
+    for (a1, b1), (a2, b2) in pairwise(groups):
         if a2 <= b1:
             raise RequestError(name, f"the places [{a1}, {b1}] and [{a2}, {b2}] overlap")
     return ranks

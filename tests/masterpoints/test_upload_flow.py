@@ -114,9 +114,13 @@ def test_an_unknown_player_blocks_confirmation_until_resolved_as_a_guest(world, 
         results_upload_confirm(actor=hbs_director, upload=created, acknowledge_warnings=True)
     results_upload_resolve(actor=hbs_director, upload=created, player_key=line.key, resolution="guest")
     results_upload_confirm(actor=hbs_director, upload=created, acknowledge_warnings=True)
-    assert Tournament.objects.get().groups.get().entries.get(number="12").participations.filter(
-        resolution="guest"
-    ).exists()
+    assert (
+        Tournament.objects.get()
+        .groups.get()
+        .entries.get(number="12")
+        .participations.filter(resolution="guest")
+        .exists()
+    )
 
 
 def test_resolving_to_a_member_number_gives_that_member_the_points(world, hbs_director):

@@ -55,7 +55,10 @@ def test_json_reports_one_object_per_file_with_groups_and_awards(world, register
     assert report["event"] == {"date": "2024-11-02", "name": "jesen", "form": "pairs"}
     assert [g["entries"] for g in report["groups"]] == [12]
     winners = [a for a in report["awards"] if a["place"] == 1]
-    assert {(a["player"], a["points"], a["kind"]) for a in winners} == {("3001", "10", "black"), ("3002", "10", "black")}
+    assert {(a["player"], a["points"], a["kind"]) for a in winners} == {
+        ("3001", "10", "black"),
+        ("3002", "10", "black"),
+    }
 
 
 def test_dry_run_writes_nothing(world, register, tmp_path):

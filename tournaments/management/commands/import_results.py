@@ -36,7 +36,9 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="Check and compute, write nothing.")
         parser.add_argument("--json", action="store_true", dest="as_json", help="Print one JSON object per file.")
         parser.add_argument(
-            "--accept-warnings", action="store_true", help="Import files that have warnings (errors always stop a file)."
+            "--accept-warnings",
+            action="store_true",
+            help="Import files that have warnings (errors always stop a file).",
         )
 
     def handle(self, *args, files, club, federation, category, strength, form, dry_run, as_json, **options):
@@ -71,9 +73,14 @@ class Command(BaseCommand):
         try:
             data = path.read_bytes()
         except OSError as error:
-            return False, {"file": str(path), "format": None, "event": None, "groups": [], "awards": [], "issues": [
-                {"code": "FILE_UNREADABLE", "severity": "error", "where": {}, "message": str(error)}
-            ]}
+            return False, {
+                "file": str(path),
+                "format": None,
+                "event": None,
+                "groups": [],
+                "awards": [],
+                "issues": [{"code": "FILE_UNREADABLE", "severity": "error", "where": {}, "message": str(error)}],
+            }
         upload = ResultUpload(
             federation=club.federation, club=club, original_name=path.name, size=len(data), facts=facts, sha256=""
         )
@@ -121,7 +128,11 @@ def report_for(path: Path, preview: Preview) -> dict:
             else None
         ),
         "groups": [
-            {"name": line.group.name or line.group.key, "entries": line.group.field_size, "ranked_by": line.group.ranked_by}
+            {
+                "name": line.group.name or line.group.key,
+                "entries": line.group.field_size,
+                "ranked_by": line.group.ranked_by,
+            }
             for line in preview.groups
         ],
         "issues": [issue.as_dict() for issue in preview.issues],
@@ -129,7 +140,9 @@ def report_for(path: Path, preview: Preview) -> dict:
             {
                 "player": line.player.number,
                 "group": line.group,
-                "place": line.place_first if line.place_first == line.place_last else f"{line.place_first}-{line.place_last}",
+                "place": line.place_first
+                if line.place_first == line.place_last
+                else f"{line.place_first}-{line.place_last}",
                 "points": award.amount,
                 "kind": award.kind,
             }
