@@ -103,7 +103,11 @@ TEMPLATES = [
 # --- database: SQLite by default, PostgreSQL (psycopg 3) when DATABASE_URL is set -------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")), conn_health_checks=True
+        )
+    }
 else:
     DATABASES = {
         "default": {

@@ -23,11 +23,11 @@ FLAGS = [
 
 
 @pytest.fixture
-def page(live_server):
+def page(live_server, monkeypatch):
     if not os.path.exists(CHROMIUM):
         pytest.skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
     # Playwright's sync API runs an event loop in this thread; the ORM calls the fixtures make are safe.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -120,7 +120,7 @@ def parse_results(
     name = filename or "?"
     if len(data) > max_bytes:
         issues.add("FILE_TOO_LARGE", filename=name, size_mb=_megabytes(len(data)), limit_mb=_megabytes(max_bytes))
-        return ImportResult(None, list(issues))
+        return ImportResult(None, issues.close())
     sniffed = sniff(data)
     event: ParsedEvent | None = None
     kind: str | None = None
@@ -150,9 +150,9 @@ def parse_results(
                 issues.add("FORMAT_UNKNOWN", filename=name, supported=SUPPORTED_FORMATS)
         else:
             kind = "csv"
-            issues.extend(decoding)
+            issues.extend(decoding.close())
             event = parse_csv_text(text, decision, issues)
-    return ImportResult(event, list(issues), kind)
+    return ImportResult(event, issues.close(), kind)
 
 
 def parse_upload(

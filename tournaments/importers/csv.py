@@ -139,8 +139,9 @@ def find_delimiter(text: str) -> str | None:
 
 def looks_delimited(text: str) -> bool:
     """Whether text looks like some table (to say "not our template" rather than "unknown format")."""
-    lines = [line for line in text.splitlines()[:20] if line.strip()]
-    return bool(lines) and all(line.count(";") >= 2 or line.count(",") >= 2 or "\t" in line for line in lines[:5])
+    lines = [line for line in text.splitlines()[:50] if line.strip()][:10]
+    tabular = [line for line in lines if line.count(";") >= 2 or line.count(",") >= 2 or line.count("\t") >= 2]
+    return bool(lines) and len(tabular) * 2 >= len(lines)
 
 
 @dataclass

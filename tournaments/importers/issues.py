@@ -63,6 +63,7 @@ CSV_COLUMN_MISSING              error     a required column is absent from a CSV
 CSV_VALUE_INVALID               error     a CSV cell that is not a valid value for its column
 CSV_ROW_IGNORED                 warning   a CSV row outside the event fields and tables
 CSV_COLUMN_UNKNOWN              info      CSV columns that are not in the template (ignored)
+ISSUES_CAPPED                   info      more than 200 issues of one code: the rest are counted, not listed
 ==============================  ========  ==================================================================
 """
 
@@ -459,6 +460,9 @@ CATALOGUE: dict[str, dict[str, tuple[Severity, Promise]]] = {
     "CSV_VALUE_INVALID": {"": (E, _("%(value)s is not a valid value for %(column)s (%(expected)s)."))},
     "CSV_ROW_IGNORED": {"": (W, _("This row is neither an event field nor part of a table, so it was not read."))},
     "CSV_COLUMN_UNKNOWN": {"": (I, _("These columns are not in the template and were not read: %(columns)s."))},
+    "ISSUES_CAPPED": {
+        "": (I, _("%(count)s more issues of the kind %(code)s are not listed (the first %(shown)s are)."))
+    },
 }
 
 
@@ -536,13 +540,35 @@ def make_issue(code: str, where: Location | None = None, *, variant: str = "", *
     return Issue(code=code, severity=severity, where=where or Location(), params=params, variant=variant)
 
 
+#: More issues of one code than this are counted, not listed (a hostile file could otherwise produce
+#: a hundred thousand identical lines); ``ISSUES_CAPPED`` then says how many were left out.
+MAX_ISSUES_PER_CODE = 200
+
+
 class IssueList(list):
     """A list of :class:`Issue` with a shorthand to add one from the catalogue."""
 
-    def add(self, code: str, where: Location | None = None, *, variant: str = "", **params: Any) -> Issue:
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.suppressed: dict[str, int] = {}
+        self._counts: dict[str, int] = {}
+
+    def add(self, code: str, where: Location | None = None, *, variant: str = "", **params: Any) -> Issue | None:
         issue = make_issue(code, where, variant=variant, **params)
+        count = self._counts.get(code, 0) + 1
+        self._counts[code] = count
+        if count > MAX_ISSUES_PER_CODE:
+            self.suppressed[code] = self.suppressed.get(code, 0) + 1
+            return None
         self.append(issue)
         return issue
+
+    def close(self) -> list[Issue]:
+        """The issues, with one ``ISSUES_CAPPED`` note per code whose issues were not all listed."""
+        for code, count in self.suppressed.items():
+            self.append(make_issue("ISSUES_CAPPED", code=code, count=count, shown=MAX_ISSUES_PER_CODE))
+        self.suppressed = {}
+        return list(self)
 
     def has_errors(self) -> bool:
         return any(issue.severity is Severity.ERROR for issue in self)

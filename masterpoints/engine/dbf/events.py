@@ -26,6 +26,7 @@ from masterpoints.engine.dbf.scale import (
     klubsolv_scale,
     pair_bonus_scale,
     pair_table_scale,
+    quota_n1,
     scale,
     surcharge_n2,
 )
@@ -176,13 +177,15 @@ def check_permission(category: str, organizer: str, sanction: str) -> None:
             raise RequestError("sanction", "automatic sanctions cover SP only (§ 403A); GP needs DBf's sanction")
 
 
-def _quota_for(event: PairEvent) -> str | None:
-    """n1 overrides: § 403B2 half MP, § 433E2 simultaneous, § 433D2 beginners (qualifiers ½, final 1)."""
+def _quota_for(event: PairEvent, boards: int, rules: DbfRuleSet) -> str | None:
+    """n1 overrides: § 433E2 simultaneous and § 433D2a beginners' qualifiers ½, § 433D2b beginners' final 1
+    (all exempt from the board rule); § 403B2 half MP: ½, but only when the board rule pays at all, since a
+    sanctioned form must meet the board criteria (§ 403B5d, B6d)."""
     if event.special in ("simultaneous", "beginners_qualifier"):
         return "half"
     if event.special == "beginners_final":
         return "full"
-    if event.sanction == "half":
+    if event.sanction == "half" and quota_n1(event.category, event.organizer, boards, rules)[0] > 0:
         return "half"
     return None
 
@@ -320,7 +323,7 @@ def _scale_request(event: PairEvent, part: Part, section: Section, rows: int, n:
         row=section.row,
         split=part.split,
         multiplier=multiplier,
-        quota=_quota_for(event),
+        quota=_quota_for(event, section.boards, rules),
         surcharge=surcharge,
         field=section.field,
     )
@@ -334,6 +337,10 @@ def _checked_entries(section: Section, at: str) -> list[tuple[int, int]]:
     keys = [e.entry for e in section.entries]
     if len(set(keys)) != len(keys):
         raise RequestError(f"{at}.entries", "each entry may appear only once in a section")
+    players = [p.player for e in section.entries for p in e.players]
+    if len(set(players)) != len(players):
+        twice = sorted({p for p in players if players.count(p) > 1})
+        raise RequestError(f"{at}.entries", f"a player may play for one entry only: {', '.join(twice)}")
     return parse_ranks([list(e.places) for e in section.entries], field_size=section.participants, name=f"{at}.entries")
 
 
@@ -575,6 +582,9 @@ def _match_awards(event: TeamEvent, match: Match, cup: bool, rules: DbfRuleSet, 
         except RequestError as exc:
             raise RequestError(f"{at}.{exc.field}", exc.message) from None
     walkover = any(side.result == "walkover" for side in (match.home, match.away))
+    stated = (match.home.result, match.away.result)
+    if not walkover and None not in stated and stated not in (("win", "loss"), ("loss", "win"), ("draw", "draw")):
+        raise RequestError(f"{at}.result", f"the stated results {stated[0]} and {stated[1]} do not fit together")
     out = []
     for side_name, side in (("home", match.home), ("away", match.away)):
         where = f"{at}.{side_name}"

@@ -394,6 +394,25 @@ class DbfRuleSet:
         ("IS", (("BP", ("BP", F(1))), ("SP", ("SP", F(1))), ("GP", ("GP", F(1))))),
     )
 
+    def __post_init__(self) -> None:
+        """Refuse settings the engine cannot read (a typo in a stored override must not pass silently)."""
+        choices = {
+            "ratio_rule": ("min_at_last_paid", "min_after_last_paid", "fixed"),
+            "gp_federation_board_rule": ("none", "club"),
+            "klubsolv_count": ("total", "per_direction"),
+            "handicap_sp_gp_ranking": ("handicap", "nominal"),
+        }
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
+        bases = ("total", "bp_only", "sp_gp_or_total", "sp_gp", "gp")
+        for rung in self.titles:
+            if rung.basis not in bases:
+                raise ValueError(f"title basis must be one of {', '.join(bases)}, not {rung.basis!r}")
+        for _, table in self.team_tables:
+            if table.bonus not in ("formula", "table", "festival", "none"):
+                raise ValueError(f"team table bonus must be formula, table, festival or none, not {table.bonus!r}")
+
     # --- lookups ------------------------------------------------------------------------------------
 
     @staticmethod

@@ -394,3 +394,24 @@ def test_the_engine_never_imports_django_dbf_2_0():
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, env=env, check=True
     )
     assert done.stdout.strip() == "False"
+
+
+def test_a_half_mp_sanction_still_needs_the_board_criteria_dbf_2_16():
+    # § 403B2 half MP: ½ with 48 boards (6.0 SP); with 20 boards the form fails § 403B5d (< 27 boards): nothing.
+    assert by_player(pair_event_awards(sp_event(organizer="club", sanction="half")))[("p1a", "final")].units == 60
+    short = PairEvent("pairs", "SP", (twelve_pairs(20, "final"),), organizer="club", sanction="half")
+    assert by_player(pair_event_awards(short))[("p1a", "final")].units == 0
+
+
+def test_stated_match_results_must_fit_together_dbf_2_10():
+    event = TeamEvent("BP", "bp", matches=(Match("r1", 24, side("H", "win"), side("A", "win")),))
+    with pytest.raises(RequestError) as caught:
+        team_event_awards(event)
+    assert caught.value.field == "matches[0].result"
+
+
+def test_a_player_in_two_entries_of_one_section_is_refused_dbf_2_8():
+    entries = (pair("p1", 1, 24, x=24, y=24), pair("p2", 2, 24, x=24, z=24))
+    with pytest.raises(RequestError) as caught:
+        pair_event_awards(PairEvent("pairs", "BP", (Part("d", (Section("A", 12, 24, entries),)),)))
+    assert "x" in caught.value.message

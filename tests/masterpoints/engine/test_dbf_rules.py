@@ -67,3 +67,9 @@ def test_a_past_tournament_is_computed_with_the_rules_of_its_date():
 def test_the_default_set_is_dbf_2023():
     assert ruleset_for(dt.date(2025, 1, 1)) is DBF_2023
     assert DBF_2023.valid_from == dt.date(2023, 9, 1)
+
+
+def test_unknown_policy_values_are_refused_when_a_set_is_read():
+    for field, value in (("ratio_rule", "nearest"), ("klubsolv_count", "both"), ("handicap_sp_gp_ranking", "net")):
+        with pytest.raises(ValueError):
+            DbfRuleSet.from_dict({field: value})
