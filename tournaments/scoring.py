@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from federation.rulesets import rules_for
 from masterpoints.engine.common import PlayerAward, RequestError
 from masterpoints.engine.dbf import events as dbf_events
+from masterpoints.engine.dbf import team_events as dbf_teams
 from masterpoints.engine.hbs import events as hbs_events
 
 if TYPE_CHECKING:
@@ -172,13 +173,13 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
         if match.boards is None or match.vp is None or match.opponent_vp is None:
             raise RequestError("matches", f"round {match.round}: the file gives no boards or VP for {match.team}")
         matches.append(
-            dbf_events.Match(
+            dbf_teams.Match(
                 key=f"{match.round}:{match.team}-{match.opponent}",
                 boards=match.boards,
-                home=dbf_events.TeamSide(
+                home=dbf_teams.TeamSide(
                     match.team, _full_match(players_of[match.team], match.boards), vp=Fraction(match.vp)
                 ),
-                away=dbf_events.TeamSide(
+                away=dbf_teams.TeamSide(
                     match.opponent,
                     _full_match(players_of[match.opponent], match.boards),
                     vp=Fraction(match.opponent_vp),
@@ -191,7 +192,7 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
             per_team = max((sum(1 for m in matches if group_has(group, m)) * 2) // max(group.group.field_size, 1), 1)
             boards = matches[0].boards if matches else event_boards(preview)
             standings.append(
-                dbf_events.Standing(
+                dbf_teams.Standing(
                     key=group.group.key,
                     teams=group.group.field_size,
                     matches=per_team,
@@ -210,10 +211,10 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
                     ),
                 )
             )
-    team_event = dbf_events.TeamEvent(
+    team_event = dbf_teams.TeamEvent(
         category=facts["category"], table=table, matches=tuple(matches), standings=tuple(standings)
     )
-    return ScoringResult(awards=dbf_events.team_event_awards(team_event, rules))
+    return ScoringResult(awards=dbf_teams.team_event_awards(team_event, rules))
 
 
 def group_has(group: GroupLine, match) -> bool:

@@ -461,7 +461,7 @@ CATALOGUE: dict[str, dict[str, tuple[Severity, Promise]]] = {
     "CSV_ROW_IGNORED": {"": (W, _("This row is neither an event field nor part of a table, so it was not read."))},
     "CSV_COLUMN_UNKNOWN": {"": (I, _("These columns are not in the template and were not read: %(columns)s."))},
     "ISSUES_CAPPED": {
-        "": (I, _("%(count)s more issues of the kind %(code)s are not listed (the first %(shown)s are)."))
+        "": (I, _("%(count)s more issues of the kind %(kind)s are not listed (the first %(shown)s are)."))
     },
 }
 
@@ -566,7 +566,7 @@ class IssueList(list):
     def close(self) -> list[Issue]:
         """The issues, with one ``ISSUES_CAPPED`` note per code whose issues were not all listed."""
         for code, count in self.suppressed.items():
-            self.append(make_issue("ISSUES_CAPPED", code=code, count=count, shown=MAX_ISSUES_PER_CODE))
+            self.append(make_issue("ISSUES_CAPPED", kind=code, count=count, shown=MAX_ISSUES_PER_CODE))
         self.suppressed = {}
         return list(self)
 

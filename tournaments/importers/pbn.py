@@ -132,7 +132,7 @@ def parse_pbn(
         format="pbn",
         encoding=decision,
         form=competition or "pairs",
-        scoring=_scoring(values.get("Scoring", ""), competition or "pairs"),
+        scoring=_scoring(values.get("Scoring", ""), competition or "pairs", tables[0][1].header),
         version=version,
         dialect=_normalise(creator.split(" Version")[0]) if creator else "generic",
         program=creator or clean(values.get("Application")),
@@ -277,10 +277,15 @@ def _refuse(games: list[_Game], issues: IssueList) -> None:
         issues.add("NO_RANKING_TABLE")
 
 
-def _scoring(value: str, form: str) -> str:
+def _scoring(value: str, form: str, header: str) -> str:
+    """From the Scoring tag; without one, from the ranking's score column (TotalVP → VP ...)."""
     key = _normalise(value)
     for word, scoring in _SCORINGS:
         if word in key:
+            return scoring
+    columns = {_normalise(part.strip().lstrip("+-").split("\\")[0]) for part in header.split(";")}
+    for names, scoring in ((("totalvp", "vp"), "VP"), (("totalimp", "imp"), "IMP"), (("totalmp", "mp"), "MP")):
+        if columns & set(names):
             return scoring
     return "IMP" if form == "teams" else "MP"
 

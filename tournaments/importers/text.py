@@ -126,23 +126,48 @@ def _undeclared(
 _C1_CONTROLS = re.compile("[\u0080-\u009f]")
 
 
+def _byte_of(char: str) -> int | None:
+    for encoding in ("cp1252", "latin-1"):
+        try:
+            return char.encode(encoding)[0]
+        except UnicodeEncodeError:
+            continue
+    return None
+
+
+#: Characters that a UTF-8 continuation byte (0x80-0xBF) becomes when read as cp1252 or Latin-1.
+_CONTINUATION = "".join(
+    sorted(
+        {bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in range(0x80, 0xC0)}
+        | set(map(chr, range(0x80, 0xC0)))
+    )
+)
+_CONT = "[" + re.escape(_CONTINUATION) + "]"
+_GARBLED = re.compile(f"[\u00c2-\u00df]{_CONT}|[\u00e0-\u00ef]{_CONT}{{2}}|[\u00f0-\u00f4]{_CONT}{{3}}")
+
+
+def _repair(match: re.Match) -> str:
+    raw = bytes(b for b in (_byte_of(c) for c in match.group()) if b is not None)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return match.group()
+
+
 def find_mojibake(texts: Iterable[tuple[str | None, Location]]) -> tuple[str, str | None, Location] | None:
     """The first text that looks mis-decoded, as (text, repaired text or ``None``, location).
 
-    Mojibake is UTF-8 read as Latin-1/cp1252 (``Å½`` for ``Ž``): re-encoding such text and decoding it
-    as UTF-8 succeeds and changes it, which real names practically never do. Replacement characters
-    and C1 control characters (8-bit text read as Latin-1) also count.
+    Mojibake is UTF-8 read as Latin-1/cp1252 (``Å½`` for ``Ž``): a lead byte's character followed by
+    continuation bytes' characters that decode as UTF-8 again, which real names practically never
+    contain. Replacement characters and C1 control characters (8-bit text read as Latin-1) also count,
+    without a repair.
     """
     for text, where in texts:
         if not text or text.isascii():
             continue
-        for encoding in ("cp1252", "latin-1"):
-            try:
-                repaired = text.encode(encoding).decode("utf-8")
-            except (UnicodeEncodeError, UnicodeDecodeError):
-                continue
-            if repaired != text:
-                return text, repaired, where
+        repaired = _GARBLED.sub(_repair, text)
+        if repaired != text:
+            return text, repaired, where
         if "\ufffd" in text or _C1_CONTROLS.search(text):
             return text, None, where
     return None

@@ -9,24 +9,22 @@ every reading that DBf could decide differently (``D-Q1``…``D-Q20``) lives in 
                     the fixed § 434A GP tables and the provisional pair bonus (§ 406B2)
 - ``teams.py``      team matches, the BP bonus formula, the fixed SP/GP and festival bonuses (§ 406A, §§ 411–414)
 - ``titles.py``     titles and the BP→SP→GP revaluation check, and what is missing for the next title (§ 404)
-- ``events.py``     a whole tournament to per-player :class:`~masterpoints.engine.common.PlayerAward` lists
+- ``events.py``     a whole pairs/individual/mini-team tournament to per-player
+                    :class:`~masterpoints.engine.common.PlayerAward` lists
+- ``team_events.py`` the same for team tournaments (matches and the bonus for final placing)
 - ``foreign.py``    foreign MP (§ 401B)
 - ``calculator.py`` the ``"scheme": "dbf"`` requests of ``python -m masterpoints.engine``
 """
 
 from masterpoints.engine.dbf.events import (
     Entry,
-    Match,
     PairEvent,
     Part,
     Player,
     Section,
-    Standing,
-    TeamEvent,
-    TeamSide,
+    awards_total,
     event_warnings,
     pair_event_awards,
-    team_event_awards,
 )
 from masterpoints.engine.dbf.foreign import foreign_award
 from masterpoints.engine.dbf.rules import (
@@ -46,6 +44,7 @@ from masterpoints.engine.dbf.scale import (
     pair_table_scale,
     scale,
 )
+from masterpoints.engine.dbf.team_events import Match, Standing, TeamEvent, TeamSide, team_event_awards
 from masterpoints.engine.dbf.teams import (
     TeamBonusRequest,
     TeamMatchAward,
@@ -82,6 +81,7 @@ __all__ = [
     "TeamValueTable",
     "TitleRung",
     "TitleStatus",
+    "awards_total",
     "cup_value",
     "entry_awards",
     "event_warnings",

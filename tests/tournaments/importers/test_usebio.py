@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from decimal import Decimal
 
 from tournaments.importers import parse_results
@@ -191,14 +192,27 @@ def test_a_missing_event_type_is_inferred_from_the_participants(data):
     assert result.event.form == "individual"
 
 
-def test_two_winners_declared_but_places_across_both_directions_follows_the_places(data):
+def test_two_winners_declared_for_sections_without_directions_is_one_field_with_a_warning(data):
     text = data("usebio_sections_field_wide.xml").replace(b"<WINNER_TYPE>1</WINNER_TYPE>", b"")
     text = text.replace(b"<PROGRAM_NAME>", b"<WINNER_TYPE>2</WINNER_TYPE>\n  <PROGRAM_NAME>", 1)
-    # section A alone: NS places 1 and 6, EW 4 and 2 - not a ranking per direction, but B and C have no
-    # directions, so the sections are joined on the places (1..9 across the field)
+    # sections B and C have no directions (warned); the places 1..9 run across all sections, so the
+    # sections are joined into one field
     result = parse_results(text, "x.xml")
-    assert "GROUP_AMBIGUOUS" in result.codes
+    assert [(i.code, i.variant) for i in result.issues] == [("GROUP_AMBIGUOUS", "no_direction")] * 2
     assert [g.key for g in result.event.groups] == ["-/-/-"]
+
+
+def test_two_winners_declared_but_places_running_across_both_directions_is_one_field_with_a_warning(sample):
+    def shift_ew_places(match: re.Match) -> bytes:
+        return match.group(1) + str(int(match.group(2)) + 8).encode()
+
+    text = sample("usebio_cobalt_mp_pairs_mitchell_04.xml")
+    text = re.sub(rb"(<DIRECTION>EW</DIRECTION>(?:(?!</PAIR>).)*?<PLACE>)(\d+)", shift_ew_places, text, flags=re.DOTALL)
+    result = parse_results(text, "x.xml")
+    assert ("GROUP_AMBIGUOUS", "joined_by_places") in [(i.code, i.variant) for i in result.issues]
+    assert [(g.key, g.field_size) for g in result.event.groups] == [("-/-/-", 16)]
+    # the EW winner (68.65%) now sits on place 9 behind NS pairs with less: the places are suspect
+    assert "PLACES_CONTRADICT_SCORES" in result.codes
 
 
 def test_one_winner_declared_but_places_restart_per_direction_is_split_with_a_warning(sample):
