@@ -68,7 +68,7 @@ class ImportResult:
     """What an upload parsed into: the event (``None`` when nothing could be read) and every issue.
 
     ``format`` is the detected format (``usebio``, ``pbn``, ``csv``) or ``None`` when it is not one of
-    ours; ``encoding`` is the decoding decision when the file was decoded.
+    ours; ``encoding`` is the decoding decision of the event read (``None`` without an event).
     """
 
     event: ParsedEvent | None

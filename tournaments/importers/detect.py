@@ -79,17 +79,25 @@ def _sniff_xml(text: str) -> Sniffed:
 
 
 def _looks_like_pbn(text: str) -> bool:
+    """A ``% PBN`` line, or a tag line before anything but comments (``%``, ``;``, ``{...}``)."""
+    in_comment = False
     for count, line in enumerate(re.split(r"\r\n|\r|\n", text)):
         if count > 500:
             return False
         line = line.strip()
+        if in_comment:
+            in_comment = "}" not in line
+            continue
         if not line:
             continue
         if line.startswith("%"):
             if _PBN_HEADER.match(line):
                 return True
             continue
-        if line.startswith((";", "{")):
+        if line.startswith(";"):
+            continue
+        if line.startswith("{"):
+            in_comment = "}" not in line
             continue
         return bool(_PBN_TAG.match(line))
     return False

@@ -288,7 +288,10 @@ CATALOGUE: dict[str, dict[str, tuple[Severity, Promise]]] = {
             ),
         )
     },
-    "SCORE_UNPARSEABLE": {"": (E, _("%(value)s is not a number (%(field)s of entry %(entry)s)."))},
+    "SCORE_UNPARSEABLE": {
+        "": (E, _("%(value)s is not a number (%(field)s of entry %(entry)s).")),
+        "field": (E, _("%(value)s is not a number (%(field)s).")),
+    },
     "PLACE_UNPARSEABLE": {
         "": (E, _("The place %(value)s of entry %(entry)s is not a number (a tie is written 3 or 3=)."))
     },

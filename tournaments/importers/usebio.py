@@ -188,30 +188,33 @@ class _Reader:
 
     # --- numbers --------------------------------------------------------------------------------
 
-    def decimal(self, element: Element, path: str, entry: str, *tags: str) -> Decimal | None:
+    def decimal(self, element: Element, path: str, entry: str | None, *tags: str) -> Decimal | None:
+        """The first of ``tags`` that has text, as a number (``SCORE_UNPARSEABLE`` if it is not one)."""
         for tag in tags:
             child = element.find(tag)
             if child is None or clean(child.text) is None:
                 continue
             value, ok = parse_decimal(child.text)
             if not ok:
-                self.issues.add(
-                    "SCORE_UNPARSEABLE", self.where(child, f"{path}/{tag}"), value=clean(child.text), field=tag,
-                    entry=entry,
-                )  # fmt: skip
+                self.unparseable(child, f"{path}/{tag}", tag, entry)
             return value
         return None
 
-    def integer(self, element: Element, path: str, entry: str, tag: str) -> int | None:
+    def integer(self, element: Element, path: str, entry: str | None, tag: str) -> int | None:
         child = element.find(tag)
         if child is None:
             return None
         value, ok = parse_int(child.text)
         if not ok:
-            self.issues.add(
-                "SCORE_UNPARSEABLE", self.where(child, f"{path}/{tag}"), value=clean(child.text), field=tag, entry=entry
-            )
+            self.unparseable(child, f"{path}/{tag}", tag, entry)
         return value
+
+    def unparseable(self, element: Element, path: str, tag: str, entry: str | None) -> None:
+        where, value = self.where(element, path), clean(element.text)
+        if entry is None:
+            self.issues.add("SCORE_UNPARSEABLE", where, variant="field", value=value, field=tag)
+        else:
+            self.issues.add("SCORE_UNPARSEABLE", where, value=value, field=tag, entry=entry)
 
     # --- the event ------------------------------------------------------------------------------
 
@@ -273,7 +276,7 @@ class _Reader:
         date_element = event.find("DATE")
         date_where = self.where(date_element, f"{event_path}/DATE") if date_element is not None else event_where
         draft.date = report_date(_text(event, "DATE"), date_where, issues)
-        draft.boards_declared = self.integer(event, event_path, "-", "BOARDS_PLAYED")
+        draft.boards_declared = self.integer(event, event_path, None, "BOARDS_PLAYED")
         default_award_kind = _text(event, "MASTER_POINT_TYPE")
 
         blocks = self.participants
@@ -493,7 +496,7 @@ class _Reader:
                 entry.boards_played = counted[id(entry)]
 
     def match(self, element: Element, path: str, session: str | None) -> Match:
-        label = "-"
+        label = None  # matches are not entries: issues name the field only
         boards = self.integer(element, path, label, "BOARDS_PLAYED")
         if boards is None:
             board_elements = element.findall("BOARD")

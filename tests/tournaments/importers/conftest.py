@@ -27,6 +27,21 @@ def data() -> Callable[[str], bytes]:
 
 
 @pytest.fixture
+def data_dir() -> Path:
+    return DATA
+
+
+@pytest.fixture
+def template() -> Callable[[str], bytes]:
+    """A shipped CSV template or example from static/results-templates."""
+
+    def read(name: str) -> bytes:
+        return (TEMPLATES / name).read_bytes()
+
+    return read
+
+
+@pytest.fixture
 def sample() -> Callable[[str], bytes]:
     def read(name: str) -> bytes:
         path = SAMPLES / name

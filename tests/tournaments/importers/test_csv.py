@@ -9,14 +9,8 @@ import pytest
 
 from tournaments.importers import parse_results
 
-from .conftest import TEMPLATES
 
-
-def template(name: str) -> bytes:
-    return (TEMPLATES / name).read_bytes()
-
-
-def test_the_downloadable_pairs_example_reads_without_errors_into_ns_and_ew_groups():
+def test_the_downloadable_pairs_example_reads_without_errors_into_ns_and_ew_groups(template):
     result = parse_results(template("pairs-example.csv"), "pairs-example.csv")
     assert result.codes == ["ID_MISSING"]  # the guest in pair 4 NS, as the README explains
     event = result.event
@@ -30,12 +24,17 @@ def test_the_downloadable_pairs_example_reads_without_errors_into_ns_and_ew_grou
     assert event.boards_declared == 24
     assert [(g.key, g.field_size) for g in event.groups] == [("1/A/NS", 4), ("1/A/EW", 4)]
     ew = event.group("1/A/EW")
-    assert [(e.number, e.place_first, e.place_last) for e in ew.entries] == [("2", 1, 1), ("4", 2, 2), ("1", 3, 4), ("3", 3, 4)]
+    assert [(e.number, e.place_first, e.place_last) for e in ew.entries] == [
+        ("2", 1, 1),
+        ("4", 2, 2),
+        ("1", 3, 4),
+        ("3", 3, 4),
+    ]
     assert ew.entries[0].percentage == Decimal("56.60")  # decimal comma
     assert event.encoding.method == "bom"
 
 
-def test_the_downloadable_teams_example_reads_teams_players_boards_and_matches():
+def test_the_downloadable_teams_example_reads_teams_players_boards_and_matches(template):
     result = parse_results(template("teams-example.csv"), "teams-example.csv")
     assert result.codes == ["ID_MISSING"]
     event = result.event
@@ -60,7 +59,7 @@ def test_the_downloadable_teams_example_reads_teams_players_boards_and_matches()
     assert event.matches[0].vp == Decimal("15.50")
 
 
-def test_the_individual_example_reads_one_player_per_entry():
+def test_the_individual_example_reads_one_player_per_entry(template):
     result = parse_results(template("individual-example.csv"), "individual-example.csv")
     assert result.codes == []
     assert result.event.form == "individual"
@@ -71,7 +70,7 @@ def test_the_individual_example_reads_one_player_per_entry():
 
 
 @pytest.mark.parametrize("name", ["pairs-template.csv", "teams-template.csv"])
-def test_an_empty_template_is_recognised_as_ours_and_says_what_is_missing(name):
+def test_an_empty_template_is_recognised_as_ours_and_says_what_is_missing(template, name):
     result = parse_results(template(name), name)
     assert result.format == "csv"
     assert result.codes == ["DATE_MISSING", "NO_ENTRIES"]

@@ -11,8 +11,6 @@ from tournaments.importers import CATALOGUE, parse_results
 from tournaments.importers import issues as issues_module
 from tournaments.importers.issues import Severity
 
-from .conftest import DATA
-
 #: (code, variant) of every error -> the project's fixture that produces it. FILE_TOO_LARGE is
 #: generated in test_hostile.py (a 50 MB file is not committed).
 ERROR_FIXTURES = {
@@ -37,6 +35,7 @@ ERROR_FIXTURES = {
     ("ENTRY_NO_PLAYERS", ""): "entry_no_players.xml",
     ("ID_DUPLICATE_IN_EVENT", ""): "player_twice.xml",
     ("SCORE_UNPARSEABLE", ""): "score_unparseable.xml",
+    ("SCORE_UNPARSEABLE", "field"): "boards_unparseable.xml",
     ("PLACE_UNPARSEABLE", ""): "place_unparseable.xml",
     ("PLACE_MISSING", "partial"): "place_partial.xml",
     ("PLACE_MISSING", "no_score"): "place_no_score.xml",
@@ -63,14 +62,19 @@ def test_the_module_docstring_table_lists_exactly_the_catalogue_codes():
 
 
 def test_every_error_code_and_variant_has_its_own_fixture():
-    errors = {(code, variant) for code, variants in CATALOGUE.items() for variant, (sev, _t) in variants.items() if sev == "error"}
+    errors = {
+        (code, variant)
+        for code, variants in CATALOGUE.items()
+        for variant, (sev, _t) in variants.items()
+        if sev == "error"
+    }
     assert errors == set(ERROR_FIXTURES) | GENERATED_IN_TESTS
 
 
 @pytest.mark.parametrize(("code", "variant"), sorted(ERROR_FIXTURES))
-def test_each_error_fixture_produces_its_error(code, variant):
+def test_each_error_fixture_produces_its_error(data, code, variant):
     name = ERROR_FIXTURES[(code, variant)]
-    result = parse_results((DATA / name).read_bytes(), name)
+    result = parse_results(data(name), name)
     found = [i for i in result.issues if (i.code, i.variant) == (code, variant)]
     assert found, result.codes
     assert all(i.severity is Severity.ERROR for i in found)
@@ -86,19 +90,19 @@ def _settings_ready() -> bool:
         return False
 
 
-def all_fixture_issues():
-    for path in sorted(DATA.iterdir()):
+def all_fixture_issues(data_dir):
+    for path in sorted(data_dir.iterdir()):
         yield from parse_results(path.read_bytes(), path.name).issues
 
 
 @pytest.mark.parametrize("language", ["en", "da", "hr"])
-def test_every_issue_of_every_fixture_renders_its_message_with_all_placeholders_filled(language):
+def test_every_issue_of_every_fixture_renders_its_message_with_all_placeholders_filled(data_dir, language):
     if not _settings_ready():
         pytest.skip("Django settings are not configured; messages are checked by code and params elsewhere")
     from django.utils import translation
 
     with translation.override(language):
-        for issue in all_fixture_issues():
+        for issue in all_fixture_issues(data_dir):
             message = str(issue.message)
             assert message and "%(" not in message, (issue.code, message)
             assert str(issue.where.label)

@@ -22,8 +22,15 @@ def test_member_id_column_gives_national_ids_and_says_which_column_was_used(data
     assert result.issues[1].params["name"] == "Lea Knežević"  # "1007;?": the second id is unknown
     event = result.event
     assert (event.version, event.name, event.date) == ("2.1", "Klupski turnir parova", datetime.date(2025, 3, 14))
-    assert (event.encoding.encoding, event.encoding.method, event.encoding.declared) == ("cp1250", "declared", "windows-1250")
-    assert [(g.key, g.field_size) for g in event.groups] == [("-/-/NS", 2), ("-/-/EW", 2)]  # ranks restart per direction
+    assert (event.encoding.encoding, event.encoding.method, event.encoding.declared) == (
+        "cp1250",
+        "declared",
+        "windows-1250",
+    )
+    assert [(g.key, g.field_size) for g in event.groups] == [
+        ("-/-/NS", 2),
+        ("-/-/EW", 2),
+    ]  # ranks restart per direction
     winner = event.group("-/-/NS").entries[0]
     assert [(p.name, p.national_id) for p in winner.players] == [("Ivan Čačić", "1001"), ("Željka Šimić", "1002")]
     assert event.group("-/-/EW").entries[0].players[0].name == "Ana O'Neill"
@@ -99,7 +106,9 @@ def test_two_different_tables_without_section_names_are_two_groups_with_a_warnin
         + b'[Board "2"]\n[TotalScoreTable "#"]\n1 3 "B3;B4" "7;8" 55\n2 4 "B1;B2" "5;6" 45\n'
     )
     result = parse_results(text, "x.pbn")
-    assert [(i.code, i.variant) for i in result.issues if i.code == "GROUP_AMBIGUOUS"] == [("GROUP_AMBIGUOUS", "tables")]
+    assert [(i.code, i.variant) for i in result.issues if i.code == "GROUP_AMBIGUOUS"] == [
+        ("GROUP_AMBIGUOUS", "tables")
+    ]
     assert [g.key for g in result.event.groups] == ["-/#1/-", "-/#2/-"]
 
 
@@ -112,7 +121,9 @@ def test_pbn_without_id_column_warns_once_and_does_not_list_every_player():
 def test_hand_records_only_pbn_is_refused(data):
     result = parse_results(data("pbn_hand_records_only.pbn"), "hands.pbn")
     assert result.event is None
-    assert [(i.code, i.variant, i.params) for i in result.issues] == [("NO_RANKING_TABLE", "hand_records", {"games": 2})]
+    assert [(i.code, i.variant, i.params) for i in result.issues] == [
+        ("NO_RANKING_TABLE", "hand_records", {"games": 2})
+    ]
 
 
 def test_a_pbn_with_neither_deals_nor_ranking_is_refused(data):
@@ -154,3 +165,10 @@ def test_pbn_team_ranking_takes_team_names_and_player_names():
     assert (first.name, first.players) == ("Dubrava", ())
     assert [p.name for p in second.players] == ["Ana", "Ivo", "Marta", "Luka"]
     assert "ENTRY_NO_PLAYERS" in result.codes  # a team ranking without members cannot award players
+
+
+def test_a_pbn_starting_with_a_multi_line_comment_is_still_recognised():
+    head = b"{ Results exported by hand\n  for the federation }\n" + HEADER.replace(b"% PBN 2.1\n", b"")
+    text = pbn("Rank;PairId;Names;MemberID;TotalPercentage", '1 1 "A;B" "1;2" 60', '2 2 "C;D" "3;4" 40', head=head)
+    result = parse_results(text, "x.pbn")
+    assert result.format == "pbn" and result.codes == ["PBN_ID_COLUMN_USED"]

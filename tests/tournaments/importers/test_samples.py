@@ -104,20 +104,21 @@ def test_every_usebio_sample_reads_into_the_right_groups_field_sizes_places_and_
         assert {e.number for e in groups[key].entries if e.tied} == {str(n) for n in ties}
 
 
+D = datetime.date
 EVENT_FACTS = {
     # file: (event_id, date, club, scoring, dialect, boards counted from travellers, declared)
-    "usebio_cobalt_butler_howell.xml": ("11309", datetime.date(2026, 3, 9), "4680", "BUTLER", "compscore", 35, None),
-    "usebio_cobalt_butler_mitchell.xml": ("11316", datetime.date(2026, 3, 11), "4680", "BUTLER", "compscore", 35, None),
-    "usebio_cobalt_cross_imp_howell.xml": ("2592", datetime.date(2026, 2, 2), "3348", "CROSS_IMP", "compscore", 27, None),
-    "usebio_cobalt_mp_pairs_howell.xml": ("3226", datetime.date(2022, 7, 27), "2074", "MP", "compscore", 27, None),
-    "usebio_cobalt_mp_pairs_mitchell.xml": ("3212", datetime.date(2022, 7, 11), "2074", "MP", "compscore", 27, None),
-    "usebio_cobalt_mp_pairs_mitchell_02.xml": ("3228", datetime.date(2022, 7, 28), "2074", "MP", "compscore", 27, None),
-    "usebio_cobalt_mp_pairs_mitchell_03.xml": ("3221", datetime.date(2022, 7, 21), "2074", "MP", "compscore", 21, None),
-    "usebio_cobalt_mp_pairs_mitchell_04.xml": ("3225", datetime.date(2022, 7, 26), "2074", "MP", "compscore", 24, None),
+    "usebio_cobalt_butler_howell.xml": ("11309", D(2026, 3, 9), "4680", "BUTLER", "compscore", 35, None),
+    "usebio_cobalt_butler_mitchell.xml": ("11316", D(2026, 3, 11), "4680", "BUTLER", "compscore", 35, None),
+    "usebio_cobalt_cross_imp_howell.xml": ("2592", D(2026, 2, 2), "3348", "CROSS_IMP", "compscore", 27, None),
+    "usebio_cobalt_mp_pairs_howell.xml": ("3226", D(2022, 7, 27), "2074", "MP", "compscore", 27, None),
+    "usebio_cobalt_mp_pairs_mitchell.xml": ("3212", D(2022, 7, 11), "2074", "MP", "compscore", 27, None),
+    "usebio_cobalt_mp_pairs_mitchell_02.xml": ("3228", D(2022, 7, 28), "2074", "MP", "compscore", 27, None),
+    "usebio_cobalt_mp_pairs_mitchell_03.xml": ("3221", D(2022, 7, 21), "2074", "MP", "compscore", 21, None),
+    "usebio_cobalt_mp_pairs_mitchell_04.xml": ("3225", D(2022, 7, 26), "2074", "MP", "compscore", 24, None),
     "usebio_cobalt_mp_pairs_mitchell_adjusted_02.xml": (
-        "3228", datetime.date(2022, 7, 28), "2074", "MP", "compscore", 27, None,
+        "3228", D(2022, 7, 28), "2074", "MP", "compscore", 27, None,
     ),
-    "usebio_scorebridge_ebu_forest_of_dean.xml": (None, datetime.date(2025, 7, 30), "535336", "MP", "scorebridge", 28, 24),
+    "usebio_scorebridge_ebu_forest_of_dean.xml": (None, D(2025, 7, 30), "535336", "MP", "scorebridge", 28, 24),
 }  # fmt: skip
 
 
