@@ -373,6 +373,30 @@ def _compute(preview: Preview) -> None:
         by_key[award.player].awards.append(award)
     for group_name, reason in result.nothing_awarded:
         preview.issues.append(CheckIssue("NOTHING_AWARDED", params={"group": group_name, "reason": reason}))
+    _compare_supplied_awards(preview)
+
+
+def _compare_supplied_awards(preview: Preview) -> None:
+    """Where the file carries the scoring program's own awards, say where ours differ (formats.md § 1.5.5).
+
+    The program's units are its own federation's, so this is information for the director, never a check.
+    """
+    for group in preview.groups:
+        for line in group.entries:
+            theirs = [award for award in line.entry.supplied_awards if award.amount]
+            ours = line.awards
+            if not theirs and not ours:
+                continue
+            their_text = ", ".join(f"{a.amount}{f' {a.kind}' if a.kind else ''}" for a in theirs) or "0"
+            our_text = ", ".join(f"{amount} {kind}" for kind, amount in ours) or "0"
+            if theirs and their_text != our_text:
+                preview.issues.append(
+                    CheckIssue(
+                        "AWARD_DIFFERS",
+                        line.entry.where,
+                        {"entry": line.entry.number, "theirs": their_text, "ours": our_text},
+                    )
+                )
 
 
 def _compare_with_previous(preview: Preview) -> None:

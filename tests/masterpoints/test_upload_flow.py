@@ -217,3 +217,23 @@ def test_anonymous_users_are_sent_to_log_in_before_uploading(client, world):
     response = client.get(reverse("tournaments:upload"))
     assert response.status_code == 302
     assert reverse("login") in response.url
+
+
+def test_where_the_file_carries_its_own_awards_the_preview_shows_ours_differ(world, hbs_director, samples):
+    """formats.md § 1.5.5: the program's awards are advisory. Forest of Dean: 8 pairs, 28 boards in the
+    travellers, S = 1: B = (3 + 8/5)·1·(1 + 28/12) − 7 = 8.33 → 9 black (H-6), the file says 18."""
+    path = samples / "usebio_scorebridge_ebu_forest_of_dean.xml"
+    data = path.read_bytes()
+    created = results_upload_create(
+        actor=hbs_director,
+        federation=world.hbs,
+        club=world.club_hr,
+        region=None,
+        data=data,
+        filename=path.name,
+        facts={"organiser_kind": "club", "category": "black", "strength": "1", "form": "", "boards": None},
+    )
+    differs = [i for i in build_preview(created).issues if i.code == "AWARD_DIFFERS"]
+    first = next(i for i in differs if i.params["entry"] == "1")
+    assert first.params["theirs"] == "18 black"
+    assert first.params["ours"] == "9 black"
