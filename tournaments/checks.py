@@ -18,9 +18,18 @@ BOARDS_UNKNOWN              error     neither the file nor the form gives the nu
 NOTHING_AWARDED             warning   a ranking group awards nothing (the engine's reason is given)
 ENGINE_REFUSED              error     the points engine refused the tournament's facts (field named)
 RULESET_MISSING             error     no rule set of the federation is valid on the event's date
+TEAM_SHARE_ESTIMATED        warning   a team player's boards per match were estimated from the event total
 AWARD_DIFFERS               info      the file's own awards differ from ours for an entry
 DUPLICATE_FILE              warning   the very same file was confirmed before
 SUPERSEDES                  info      this upload replaces an earlier version of the same event
+SANCTION_APPLIED            info      a club's SP/GP comes from its approved sanction, full or half (§ 403B1–2)
+SANCTION_TOP16_USED         error     the club's top-16s with SP this season exceed its playing times (§ 403A2)
+SANCTION_FEW_CLUBS          error     fewer than 5 clubs in a sanctioned tournament's entry list (§ 403B5c, B6c)
+SANCTION_ONE_CLUB_MAJORITY  error     more than half of a sanctioned tournament's players from one club (§ 403B5c, B6c)
+RECOGNISED_WRONG_YEAR       error     the chosen entry of HBS's list is for another year than the event (H-1)
+RECOGNISED_OTHER_ORGANISER  error     the chosen entry of HBS's list belongs to another club (H-1)
+TOURIST_NOT_APPROVED        error     a tourist tournament HBS has not approved (rule 2)
+DIRECTOR_NOT_LICENSED       error     an internet tournament reported by someone without a valid HBS licence (rule 10)
 ==========================  ========  ===================================================================
 """
 
@@ -55,9 +64,54 @@ CATALOGUE = {
         E,
         _("No points rules of the federation are valid on %(date)s: the secretariat must add a dated rule set first."),
     ),
+    "TEAM_SHARE_ESTIMATED": (
+        W,
+        _(
+            "%(player)s played %(boards)s of the team's %(team_boards)s boards; the file does not say in which "
+            "matches, so that share of every match is counted (§ 405A1)."
+        ),
+    ),
     "AWARD_DIFFERS": (INFO, _("%(entry)s: the file awards %(theirs)s, we award %(ours)s per player.")),
     "DUPLICATE_FILE": (W, _("This very file was confirmed before, on %(date)s.")),
     "SUPERSEDES": (INFO, _("This replaces the results confirmed on %(date)s; the differences are shown below.")),
+    "SANCTION_APPLIED": (INFO, _("The points follow the club's sanction for %(name)s: %(quota)s, granted %(date)s.")),
+    "SANCTION_TOP16_USED": (
+        E,
+        _(
+            "The club has held %(held)s top-16 tournaments with SP in the season %(season)s and has %(allowed)s "
+            "playing times: one top-16 per playing time per season (§ 403A2)."
+        ),
+    ),
+    "SANCTION_FEW_CLUBS": (
+        E,
+        _(
+            "Only %(clubs)s clubs are represented in the entry list; the sanction needs at least 5 (%(rule)s). "
+            "If the club refused no entries from other clubs, tick that box on the upload form."
+        ),
+    ),
+    "SANCTION_ONE_CLUB_MAJORITY": (
+        E,
+        _(
+            "%(count)s of the %(total)s players are from %(club)s; at most half may be from one club (%(rule)s). "
+            "If the club refused no entries from other clubs, tick that box on the upload form."
+        ),
+    ),
+    "RECOGNISED_WRONG_YEAR": (
+        E,
+        _("%(entry)s is on the list of %(year)s, but the event was played on %(date)s (H-1)."),
+    ),
+    "RECOGNISED_OTHER_ORGANISER": (E, _("%(entry)s is on the list for %(club)s, not for %(organiser)s (H-1).")),
+    "TOURIST_NOT_APPROVED": (
+        E,
+        _("%(entry)s is a tourist tournament: it scores only once HBS has approved it (rule 2)."),
+    ),
+    "DIRECTOR_NOT_LICENSED": (
+        E,
+        _(
+            "Internet tournaments count only when their director holds an HBS licence valid on %(date)s and "
+            "reports them (rule 10)."
+        ),
+    ),
 }
 
 

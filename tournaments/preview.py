@@ -16,21 +16,22 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.models import Player
 from masterpoints.engine.common import KIND_DECIMALS, PlayerAward, RequestError, format_units
-from tournaments import scoring
+from tournaments import recognised, sanctions, scoring
 from tournaments.checks import CheckIssue
 from tournaments.importers import parse_results
 from tournaments.importers.issues import Location, Severity
 from tournaments.importers.model import Entry, ParsedEvent, Participant, RankingGroup
 from tournaments.models import ResultUpload, Tournament
 
-#: DBf § 403: what each organiser may award without a sanction (sanctions extend it, issue 5).
+#: DBf § 403: what each organiser may award without a sanction (``tournaments.sanctions`` extends it).
 DBF_ALLOWED = {
     "club": ("BP",),
     "district": ("BP", "SP"),
     "circle": ("BP", "SP"),
     "federation": ("BP", "SP", "GP"),
 }
-#: HBS H-1: an unlisted club event awards black points; the federation's own events any kind.
+#: HBS H-1: an unlisted club event awards black points; the federation's own events any kind; a listed
+#: event the kinds of its entry on the list of recognised tournaments (``tournaments.recognised``).
 HBS_ALLOWED = {
     "club": ("black",),
     "district": ("black",),
@@ -111,6 +112,9 @@ class Preview:
     groups: list[GroupLine] = field(default_factory=list)
     previous: Tournament | None = None
     differences: list[Difference] = field(default_factory=list)
+    #: The engine's ``sanction`` for a club's SP/GP (§ 403A–B) and the granted sanction it comes from.
+    sanction: str = "none"
+    sanction_row: sanctions.Sanction | None = None
 
     @property
     def has_errors(self) -> bool:
@@ -194,6 +198,12 @@ def build_preview(upload: ResultUpload, *, data: bytes | None = None, today: dat
         for entry_line in group_line.entries:
             for player_line in entry_line.players:
                 player_line.group = group_line.group.name or group_line.group.key
+    if preview.sanction_row is not None:
+        preview.issues += sanctions.sanction_check_after(
+            sanction=preview.sanction_row,
+            players=[line.player if line.receives_points else None for line in preview.player_lines],
+            no_outside_entries_refused=bool(upload.facts.get("no_outside_entries_refused")),
+        )
     if not any(issue.severity == Severity.ERROR and _blocks_computation(issue) for issue in preview.issues):
         _compute(preview)
     _compare_with_previous(preview)
@@ -202,7 +212,11 @@ def build_preview(upload: ResultUpload, *, data: bytes | None = None, today: dat
 
 def _blocks_computation(issue) -> bool:
     """Player issues do not stop the computation (the preview still shows the points); file issues do."""
-    return not isinstance(issue, CheckIssue) or issue.code in ("CATEGORY_NOT_ALLOWED", "BOARDS_UNKNOWN")
+    return not isinstance(issue, CheckIssue) or issue.code in (
+        "CATEGORY_NOT_ALLOWED",
+        "BOARDS_UNKNOWN",
+        "SANCTION_TOP16_USED",
+    )
 
 
 def _check_event(preview: Preview, today: datetime.date) -> None:
@@ -218,6 +232,21 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     organiser_kind = facts.get("organiser_kind", "club")
     category = facts.get("category")
     allowed = (DBF_ALLOWED if preview.scheme == "dbf" else HBS_ALLOWED).get(organiser_kind, ())
+    if preview.scheme == "hbs":
+        listed, issues = recognised.upload_issues(upload=upload, on_date=event.date or today)
+        allowed, preview.issues = (*allowed, *listed), preview.issues + issues
+    elif category not in allowed and upload.club_id and event.date:
+        found = sanctions.event_sanction(
+            club=upload.club,
+            category=category,
+            on_date=event.date,
+            special=facts.get("special") or "",
+            event_key=event_key(upload, event),
+        )
+        preview.sanction, preview.sanction_row = found.kind, found.sanction
+        preview.issues += found.issues
+        if found.issues or found.kind != "none":
+            allowed = (*allowed, category)
     if category not in allowed:
         rule = (
             _("§ 403: clubs award BP, districts and circles SP, DBf GP; more needs a sanction (§ 403A–B).")
@@ -236,6 +265,12 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
                 },
             )
         )
+    if (facts.get("form") or event.form) == "teams":
+        for entry in event.entries():
+            for player in entry.players:
+                if player.boards_played is not None and entry.boards_played and player.boards_played < entry.boards_played:
+                    params = {"player": player.name, "boards": player.boards_played, "team_boards": entry.boards_played}
+                    preview.issues.append(CheckIssue("TEAM_SHARE_ESTIMATED", player.where, params))
     if not (facts.get("boards") or event.boards_played or event.boards_declared):
         preview.issues.append(CheckIssue("BOARDS_UNKNOWN"))
     duplicate = (

@@ -53,11 +53,14 @@ def group_label(group: GroupLine) -> str:
 
 
 def _hbs(preview: Preview) -> ScoringResult:
-    """HBS: each group is a field of its own; the kind and S come from the upload's facts (H-1, H-4)."""
+    """HBS: each group is a field of its own; the kinds and S come from the upload's facts: those of the
+    chosen entry of the list of recognised tournaments, else the director's kind and S (H-1, H-4)."""
     facts = preview.upload.facts
     rules = rules_for(preview.upload.federation, preview.event.date)
     strength = Decimal(facts["strength"]) if facts.get("strength") not in (None, "") else None
     kinds = (hbs_events.KindAward(kind=facts["category"], strength=strength),) if strength is not None else ()
+    if facts.get("kinds"):
+        kinds = tuple(hbs_events.KindAward(kind=kind, strength=Decimal(s)) for kind, s in facts["kinds"])
     form = event_form(preview)
     boards = event_boards(preview)
     result = ScoringResult()
@@ -144,6 +147,8 @@ def _dbf(preview: Preview) -> ScoringResult:
         category=facts["category"],
         organizer=facts.get("organiser_kind", "club"),
         parts=(dbf_events.Part(key="", sections=tuple(sections), split=split),),
+        sanction=preview.sanction,  # § 403A–B, found by tournaments.sanctions.event_sanction
+        special=facts.get("special") or "standard",
     )
     result = ScoringResult(awards=dbf_events.pair_event_awards(event, rules))
     _nothing_awarded(preview, result)
@@ -152,18 +157,17 @@ def _dbf(preview: Preview) -> ScoringResult:
 
 def _dbf_teams(preview: Preview, rules) -> ScoringResult:
     """A team event: MP per player per match from the file's VP (§ 406A, § 411B) and, for BP, the bonus for
-    the final placing (§ 412B). Every player is taken to have played the whole match unless the file says."""
+    the final placing (§ 412B).
+
+    Files give each player's boards for the whole event, not per match: a player with all of the team's
+    boards played every match in full; one with fewer is taken to have played that share of every match
+    (§ 405A1's share, spread evenly), which the preview flags (TEAM_SHARE_ESTIMATED).
+    """
     facts, event = preview.upload.facts, preview.event
     table = DBF_TEAM_TABLES.get(facts["category"])
     if table is None:
         raise RequestError("category", "GP team events pay by their own table (§ 414): enter them through the office")
-    players_of = {
-        line.entry.number: tuple(
-            dbf_events.Player(player=player.key, boards=player.boards_played or 0) for player in line.players
-        )
-        for group in preview.groups
-        for line in group.entries
-    }
+    lines_of = {line.entry.number: line for group in preview.groups for line in group.entries}
     matches = []
     seen = set()
     for match in event.matches:
@@ -177,19 +181,19 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
                 key=f"{match.round}:{match.team}-{match.opponent}",
                 boards=match.boards,
                 home=dbf_teams.TeamSide(
-                    match.team, _full_match(players_of[match.team], match.boards), vp=Fraction(match.vp)
+                    match.team, _match_players(lines_of[match.team], match.boards), vp=Fraction(match.vp)
                 ),
                 away=dbf_teams.TeamSide(
-                    match.opponent,
-                    _full_match(players_of[match.opponent], match.boards),
-                    vp=Fraction(match.opponent_vp),
+                    match.opponent, _match_players(lines_of[match.opponent], match.boards), vp=Fraction(match.opponent_vp)
                 ),
             )
         )
     standings = []
     if facts["category"] == "BP":
         for group in preview.groups:
-            per_team = max((sum(1 for m in matches if group_has(group, m)) * 2) // max(group.group.field_size, 1), 1)
+            numbers = {line.entry.number for line in group.entries}
+            played = sum(1 for m in matches if m.home.entry in numbers)
+            per_team = max(2 * played // max(group.group.field_size, 1), 1)  # K, each match counted for both teams
             boards = matches[0].boards if matches else event_boards(preview)
             standings.append(
                 dbf_teams.Standing(
@@ -197,18 +201,7 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
                     teams=group.group.field_size,
                     matches=per_team,
                     boards=boards,
-                    entries=tuple(
-                        dbf_events.Entry(
-                            entry=line.entry.key,
-                            first=line.entry.place_first,
-                            last=line.entry.place_last,
-                            players=tuple(
-                                dbf_events.Player(player=p.key, boards=p.boards_played or per_team * boards)
-                                for p in line.players
-                            ),
-                        )
-                        for line in group.entries
-                    ),
+                    entries=tuple(_standing_entry(line, per_team * boards) for line in group.entries),
                 )
             )
     team_event = dbf_teams.TeamEvent(
@@ -217,13 +210,31 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
     return ScoringResult(awards=dbf_teams.team_event_awards(team_event, rules))
 
 
-def group_has(group: GroupLine, match) -> bool:
-    numbers = {line.entry.number for line in group.entries}
-    return match.home.entry in numbers
+def _standing_entry(line, planned: int):
+    """A team in the final placing with the boards it played and each player's boards (§ 411D: half)."""
+    team_boards = line.entry.boards_played or planned
+    return dbf_events.Entry(
+        entry=line.entry.key,
+        first=line.entry.place_first,
+        last=line.entry.place_last,
+        planned_boards=team_boards,
+        players=tuple(
+            dbf_events.Player(player=p.key, boards=p.boards_played if p.boards_played is not None else team_boards)
+            for p in line.players
+        ),
+    )
 
 
-def _full_match(players, boards: int):
-    return tuple(p if p.boards else dbf_events.Player(player=p.player, boards=boards) for p in players)
+def _match_players(line, match_boards: int) -> tuple:
+    """Each player's boards in one match: their share of the team's boards applied to the match."""
+    team_boards = line.entry.boards_played
+    players = []
+    for player in line.players:
+        boards = match_boards
+        if player.boards_played is not None and team_boards and player.boards_played < team_boards:
+            boards = match_boards * player.boards_played // team_boards
+        players.append(dbf_events.Player(player=player.key, boards=boards))
+    return tuple(players)
 
 
 def _nothing_awarded(preview: Preview, result: ScoringResult) -> None:

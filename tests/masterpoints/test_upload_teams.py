@@ -1,0 +1,56 @@
+"""A DBf BP team event uploaded with our CSV team template (issue 3 with §§ 405A, 406A, 411, 412)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from federation.models import Player
+from masterpoints.models import Award
+from masterpoints.services import results_upload_confirm
+from tournaments.preview import build_preview
+from tournaments.services import results_upload_create, results_upload_resolve
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "static" / "results-templates" / "teams-example.csv"
+
+
+@pytest.fixture
+def upload(world, personas):
+    data = EXAMPLE.read_bytes().replace(b"club_id;1201", f"club_id;{world.club_a.number}".encode())
+    for number in [f"200{i:02d}" for i in range(1, 40)]:
+        Player.objects.create(federation=world.dbf, number=number, first_name="T", last_name=number)
+    return results_upload_create(
+        actor=personas.director_a,
+        federation=world.dbf,
+        club=world.club_a,
+        region=None,
+        data=data,
+        filename="teams.csv",
+        facts={"organiser_kind": "club", "category": "BP", "form": "", "boards": None},
+    )
+
+
+def total(number: str) -> int:
+    return sum(Award.objects.filter(player__number=number).values_list("units", flat=True))
+
+
+def test_team_players_get_match_points_by_vp_and_the_placing_bonus(world, personas, upload):
+    """16-board matches pay 16·16/24 = 10.67 → 11 BP for a win (VP ≥ 14) and 6 for a draw (6.01–13.99),
+    § 411B, § 412A, D-M2w/D-M2d. The bonus (§ 412B): K = 3, n1 = 16/24: 10·3·2/3 = 20 for 1st,
+    20·2/3 = 13.3 → 14 for 2nd (p_max = ceil(4/3) = 2).
+    Team 1 (all 48 boards): win, draw, win + 1st = 11 + 6 + 11 + 20 = 48 BP each.
+    Søren (team 2, 48 boards): loss, win, draw + 2nd = 0 + 11 + 6 + 14 = 31 BP."""
+    preview = build_preview(upload)
+    assert "TEAM_SHARE_ESTIMATED" in {issue.code for issue in preview.issues}
+    (guest,) = preview.unresolved  # team 4's "Guest Player" has no number
+    results_upload_resolve(actor=personas.director_a, upload=upload, player_key=guest.key, resolution="guest")
+    upload.refresh_from_db()
+    errors = [(i.code, str(i.message)) for i in build_preview(upload).issues if i.severity == "error"]
+    assert errors == []
+    results_upload_confirm(actor=personas.director_a, upload=upload, acknowledge_warnings=True)
+    assert [total(n) for n in ("20001", "20002", "20003", "20004")] == [48, 48, 48, 48]
+    assert total("20011") == 31
+    # Ida Krøyer played 16 of 48 boards: a third of each match, and too few boards for the bonus (§ 411D).
+    assert not Award.objects.filter(player__number="20015", part__icontains="bonus").exists()
+    assert total("20015") < 31
