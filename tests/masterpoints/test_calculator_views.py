@@ -1,0 +1,68 @@
+"""The public calculator page and POST /api/calculator (engine-cli.md: same request, same answer)."""
+
+import json
+
+from django.urls import reverse
+
+
+def test_the_calculator_page_shows_the_d_p8_district_scale(client, db):
+    # § 405B7f with D-Q3: 30 pairs, 104 boards, district → field 36, 12 places, 36.0 … 0.5 SP.
+    params = {
+        "calc": "dbf",
+        "dbf-form": "pairs",
+        "dbf-category": "SP",
+        "dbf-organizer": "district",
+        "dbf-participants": "30",
+        "dbf-boards": "104",
+        "dbf-rows": "1",
+        "dbf-row": "1",
+        "dbf-split": "random",
+    }
+    body = client.get(reverse("masterpoints:calculator"), params).content.decode()
+    assert "<dd>36</dd>" in body
+    assert ">36.0<" in body and ">0.5<" in body
+
+
+def test_an_engine_refusal_comes_back_on_the_named_field(client, db):
+    params = {
+        "calc": "dbf",
+        "dbf-form": "pairs",
+        "dbf-category": "GP",
+        "dbf-organizer": "district",
+        "dbf-participants": "30",
+        "dbf-boards": "60",
+        "dbf-rows": "1",
+        "dbf-row": "1",
+        "dbf-split": "random",
+    }
+    body = client.get(reverse("masterpoints:calculator"), params).content.decode()
+    assert "§ 403" in body  # districts may not award GP
+    assert "Points per player by place" not in body
+
+
+def test_the_hbs_category_calculator_names_the_category_h_2(client, db):
+    params = {"calc": "category", "category-black": "2000", "category-red": "100", "category-master": "0"}
+    body = client.get(reverse("masterpoints:calculator"), params).content.decode()
+    assert "tref ekspert" in body
+
+
+def test_the_api_answers_the_d_p1_vector(client, db):
+    request = {"scheme": "dbf", "kind": "scale", "form": "pairs", "category": "BP", "participants": 12, "boards": 24}
+    response = client.post(reverse("masterpoints:calculator_api"), json.dumps(request), content_type="application/json")
+    assert response.status_code == 200
+    assert response.json()["awards"] == ["24", "16", "11", "8"]
+
+
+def test_the_api_names_the_field_of_a_bad_request(client, db):
+    request = {"scheme": "dbf", "kind": "scale", "form": "pairs", "category": "XP", "participants": 12, "boards": 24}
+    response = client.post(reverse("masterpoints:calculator_api"), json.dumps(request), content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "category"
+
+
+def test_the_api_refuses_broken_json_and_oversized_requests(client, db):
+    url = reverse("masterpoints:calculator_api")
+    assert client.post(url, "{not json", content_type="application/json").status_code == 400
+    big = json.dumps({"scheme": "dbf", "x-pad": "x" * 70_000})
+    assert client.post(url, big, content_type="application/json").status_code == 413
+    assert client.get(url).status_code == 405
