@@ -68,8 +68,17 @@ class Region(models.Model):
 
 class PlayerQuerySet(models.QuerySet):
     def on_official_list(self, on_date):
-        """Members whose dues are paid on ``on_date`` (HBS rule 3; DBf counts members the same way)."""
-        return self.filter(status=Player.Status.MEMBER, dues_paid_until__gte=on_date)
+        """Members whose dues are paid on ``on_date`` (HBS rule 3; DBf counts members the same way), and
+        guests who asked to be listed (HBS rule 4)."""
+        return self.filter(official_list_q(on_date))
+
+
+def official_list_q(on_date, prefix: str = "") -> Q:
+    """Who stands on the official ranking list on ``on_date``: members with dues paid (HBS rule 3) and
+    guests listed at their own request (HBS rule 4). ``prefix`` reaches the player through a relation."""
+    return Q(**{f"{prefix}status": "member", f"{prefix}dues_paid_until__gte": on_date}) | Q(
+        **{f"{prefix}status": "guest", f"{prefix}listed_on_request": True}
+    )
 
 
 class Player(models.Model):
@@ -94,6 +103,11 @@ class Player(models.Model):
     dues_paid_until = models.DateField(_("dues paid until"), null=True, blank=True)
     hide_name = models.BooleanField(
         _("hide my name on public lists"), default=False, help_text=_("Public lists then show the number only.")
+    )
+    listed_on_request = models.BooleanField(
+        _("on the official list at own request"),
+        default=False,
+        help_text=_("A guest who asked to be put on the official ranking list (HBS rule 4)."),
     )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,

@@ -191,6 +191,12 @@ CELERY_TIMEZONE = TIME_ZONE
 #: Periodic jobs; each later feature adds its entry here (nightly standings, monthly title e-mails).
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "worker-heartbeat": {"task": "federation.tasks.ping", "schedule": crontab(minute="*/15")},
+    # Every standing and season figure rebuilt from the ledger at night (issue 4): the safety net under the
+    # incremental updates after each upload.
+    "standings-nightly-rebuild": {
+        "task": "masterpoints.tasks.standings_rebuild",
+        "schedule": crontab(hour=3, minute=15),
+    },
 }
 
 # --- security: strict outside DEBUG (python manage.py check --deploy is clean) ---------------------

@@ -17,6 +17,8 @@ urlpatterns = [
     path("", include(app_urls)),
     path("clubs/", include("clubs.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("sanctions/", include("tournaments.sanction_urls")),
+    path("corrections/", include("masterpoints.correction_urls")),
     path("", include("masterpoints.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

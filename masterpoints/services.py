@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from federation.services import audit_record
 from masterpoints.models import Award
+from masterpoints.tasks import standings_update_tournament
 from tournaments.models import ResultUpload, Tournament
 from tournaments.preview import build_preview
 from tournaments.services import _check_pending, tournament_create_from_preview
@@ -70,6 +71,9 @@ def results_upload_confirm(
             "supersedes": preview.previous.pk if preview.previous else None,
         },
     )
+    # The affected players' standings, once the awards are committed (issue 4). Robust: were the broker
+    # unreachable, the confirmed upload stands and the nightly rebuild brings the standings up to date.
+    transaction.on_commit(lambda: standings_update_tournament.delay(tournament.pk), robust=True)
     return tournament
 
 

@@ -6,7 +6,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Form
+from tournaments.models import Form, RecognisedTournament
 
 HBS_KINDS = (("black", _("black points (crni)")), ("red", _("red points (crveni)")), ("master", _("master points")))
 
@@ -51,13 +51,40 @@ class ResultUploadForm(forms.Form):
         help_text=_("Leave empty when everyone met everyone; with a common top this sets the field (§ 405B6d, B7d)."),
     )
     robots = forms.BooleanField(label=_("Everyone played against robots (§ 405B6e)"), required=False)
+    special = forms.ChoiceField(
+        label=_("Special event"),
+        required=False,
+        choices=[
+            ("", _("none")),
+            ("simultaneous", _("Klubsølv or another DBf simultaneous event (SP, § 403A1, § 433E)")),
+            ("top16", _("Top-16 (SP, § 403A2, § 443B)")),
+        ],
+        help_text=_("Clubs award SP in these without a sanction."),
+    )
+    no_outside_entries_refused = forms.BooleanField(
+        label=_("The club refused no entries from other clubs (§ 403B5c, B6c)"),
+        required=False,
+        help_text=_("A tournament with a sanction may then have fewer than 5 clubs, or more than half from one."),
+    )
+    recognised = forms.ModelChoiceField(
+        label=_("Listed tournament (HBS)"),
+        required=False,
+        queryset=None,
+        help_text=_("Its point kinds and strengths S from the list of recognised tournaments replace those above."),
+    )
+    internet = forms.BooleanField(
+        label=_("An internet tournament I directed under my HBS licence (rule 10)"), required=False
+    )
 
-    def __init__(self, *args, organisers: list[tuple[str, str]], scheme: str, **kwargs):
+    def __init__(self, *args, organisers: list[tuple[str, str]], scheme: str, recognised=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["organiser"].choices = organisers
         if scheme == "hbs":
             self.fields["category"].choices = HBS_KINDS
-            for name in ("split_by_strength", "met", "robots"):
+            self.fields["recognised"].queryset = (
+                recognised if recognised is not None else RecognisedTournament.objects.none()
+            )
+            for name in ("split_by_strength", "met", "robots", "special", "no_outside_entries_refused"):
                 del self.fields[name]
             self.fields["event_form"].choices = [
                 ("", _("as the file says")),
@@ -69,7 +96,14 @@ class ResultUploadForm(forms.Form):
                 ("SP", _("silver (SP)")),
                 ("GP", _("gold (GP)")),
             ]
-            del self.fields["strength"]
+            for name in ("strength", "recognised", "internet"):
+                del self.fields[name]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("special") and data.get("category") != "SP":
+            self.add_error("special", _("Klubsølv, the simultaneous events and the top-16 award SP (§ 403A)."))
+        return data
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

@@ -268,7 +268,11 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     if (facts.get("form") or event.form) == "teams":
         for entry in event.entries():
             for player in entry.players:
-                if player.boards_played is not None and entry.boards_played and player.boards_played < entry.boards_played:
+                if (
+                    player.boards_played is not None
+                    and entry.boards_played
+                    and player.boards_played < entry.boards_played
+                ):
                     params = {"player": player.name, "boards": player.boards_played, "team_boards": entry.boards_played}
                     preview.issues.append(CheckIssue("TEAM_SHARE_ESTIMATED", player.where, params))
     if not (facts.get("boards") or event.boards_played or event.boards_declared):

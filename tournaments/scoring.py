@@ -184,7 +184,9 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
                     match.team, _match_players(lines_of[match.team], match.boards), vp=Fraction(match.vp)
                 ),
                 away=dbf_teams.TeamSide(
-                    match.opponent, _match_players(lines_of[match.opponent], match.boards), vp=Fraction(match.opponent_vp)
+                    match.opponent,
+                    _match_players(lines_of[match.opponent], match.boards),
+                    vp=Fraction(match.opponent_vp),
                 ),
             )
         )

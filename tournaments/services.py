@@ -112,6 +112,13 @@ def results_upload_discard(*, actor, upload: ResultUpload) -> None:
     audit_record(actor=actor, action="results.upload.discard", target=upload)
 
 
+def _strengths(facts: dict) -> dict[str, str]:
+    """HBS: S per kind, from the chosen entry of the list of recognised tournaments or the director's S (H-1)."""
+    if facts.get("kinds"):
+        return dict(facts["kinds"])
+    return {facts["category"]: facts["strength"]} if facts.get("strength") else {}
+
+
 def tournament_create_from_preview(*, preview: Preview) -> Tournament:
     """Create the tournament, its groups, entries and participations from a checked preview.
 
@@ -134,7 +141,7 @@ def tournament_create_from_preview(*, preview: Preview) -> Tournament:
         split_by_strength=bool(facts.get("split_by_strength")),
         met=facts.get("met"),
         robots=bool(facts.get("robots")),
-        strengths={facts["category"]: facts["strength"]} if facts.get("strength") else {},
+        strengths=_strengths(facts),
         facts={
             "format": event.format,
             "dialect": event.dialect,

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_filters.views import FilterView
@@ -16,6 +17,7 @@ from tournaments.filters import TournamentFilter
 from tournaments.forms import ConfirmForm, ResolutionForm, ResultUploadForm
 from tournaments.models import ResultUpload, Tournament
 from tournaments.preview import build_preview
+from tournaments.recognised import listed_for, upload_kinds
 from tournaments.selectors import tournament_detail, tournament_list, upload_organisers
 from tournaments.services import check_organiser, results_upload_create, results_upload_discard, results_upload_resolve
 from tournaments.tables import TournamentTable
@@ -63,6 +65,7 @@ def upload(request):
         request.FILES or None,
         organisers=[(value, label) for value, label, _obj in choices],
         scheme=federation.scheme,
+        recognised=listed_for(federation, timezone.localdate()),
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -78,8 +81,12 @@ def upload(request):
         }
         if federation.scheme == "hbs":
             facts["strength"] = str(data["strength"]) if data.get("strength") is not None else ""
+            facts["internet"] = data["internet"]
+            if data.get("recognised"):
+                facts.update(upload_kinds(data["recognised"]))  # H-1: kinds and S from the list
         else:
             facts.update(split_by_strength=data["split_by_strength"], met=data.get("met"), robots=data["robots"])
+            facts.update(special=data["special"], no_outside_entries_refused=data["no_outside_entries_refused"])
         file = data["file"]
         try:
             created = results_upload_create(

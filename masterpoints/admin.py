@@ -1,0 +1,261 @@
+"""The admin of correction requests (the commission's queue) and of foreign MP (the secretariat, § 401B).
+
+Every change goes through ``masterpoints.corrections`` and ``masterpoints.foreign``, which check the
+rules, post ledger rows (never edit them), audit and e-mail.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from federation.admin_actions import decide_with_reason
+from masterpoints.correction_forms import CorrectionDecideForm
+from masterpoints.corrections import (
+    SCHEME_KINDS,
+    correction_assign,
+    correction_decide,
+    correction_window_save,
+)
+from masterpoints.foreign import (
+    foreign_conversion_delete,
+    foreign_conversion_save,
+    foreign_points_approve,
+    foreign_points_register,
+    registration_units,
+)
+from masterpoints.models import CorrectionRequest, CorrectionWindow, ForeignConversion, ForeignPoints
+
+
+@admin.register(CorrectionRequest)
+class CorrectionRequestAdmin(admin.ModelAdmin):
+    """The commission's queue: filter, assign, decide (grant with ledger entries, or refuse with a reason)."""
+
+    list_display = ["id", "player", "tournament", "status", "assigned_to", "created_at", "decide_link"]
+    list_filter = ["status", "federation", "assigned_to"]
+    search_fields = ["player__number", "player__last_name", "tournament__name", "text"]
+    date_hierarchy = "created_at"
+    list_select_related = ["player", "tournament", "assigned_to"]
+    actions = ["assign_to_me", "refuse"]
+
+    def has_add_permission(self, request):
+        return False  # filed on the site, by the player or a director
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        # The queue's actions and the decision page need it; the row itself is only ever viewed.
+        return obj is None and super().has_change_permission(request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in self.model._meta.fields]
+
+    @admin.display(description=_("decision"))
+    def decide_link(self, obj):
+        if not obj.is_open:
+            return obj.get_status_display()
+        return format_html(
+            '<a href="{}">{}</a>', reverse("admin:masterpoints_correctionrequest_decide", args=[obj.pk]), _("Decide")
+        )
+
+    def get_urls(self):
+        decide = self.admin_site.admin_view(self.decide_view)
+        return [path("<int:pk>/decide/", decide, name="masterpoints_correctionrequest_decide"), *super().get_urls()]
+
+    def decide_view(self, request, pk: int):
+        """Grant (reverse the award, adjust by kind) or refuse, with the reason the requester reads."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        correction = get_object_or_404(CorrectionRequest.objects.select_related("player", "award", "tournament"), pk=pk)
+        form = CorrectionDecideForm(
+            request.POST or None,
+            kinds=SCHEME_KINDS[correction.federation.scheme],
+            has_award=correction.award_id is not None,
+        )
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                entries = correction_decide(
+                    actor=request.user,
+                    correction=correction,
+                    grant=data["grant"],
+                    reason=data["reason"],
+                    reverse_award=data.get("reverse_award", False),
+                    adjustments=data["adjustments"],
+                )
+            except ValidationError as error:
+                form.add_error(None, error)
+            except PermissionDenied as error:
+                form.add_error(None, str(error) or _("The commission decides correction requests."))
+            else:
+                self.message_user(
+                    request,
+                    _("Request #%(pk)s decided; %(count)d ledger entries posted.") % {"pk": pk, "count": len(entries)},
+                    messages.SUCCESS,
+                )
+                return redirect("admin:masterpoints_correctionrequest_changelist")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Decide correction request #%(pk)s") % {"pk": pk},
+            "correction": correction,
+            "form": form,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/masterpoints/correction_decide.html", context)
+
+    @admin.action(description=_("Assign the selected requests to me"), permissions=["change"])
+    def assign_to_me(self, request, queryset):
+        for correction in queryset:
+            try:
+                correction_assign(actor=request.user, correction=correction, assignee=request.user)
+            except (ValidationError, PermissionDenied) as error:
+                text = " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+                self.message_user(request, f"{correction}: {text}", messages.ERROR)
+
+    @admin.action(description=_("Refuse the selected requests, with a reason"), permissions=["change"])
+    def refuse(self, request, queryset):
+        return decide_with_reason(
+            self,
+            request,
+            queryset,
+            title=str(_("Refuse the selected requests")),
+            decide=lambda obj, reason: correction_decide(
+                actor=request.user, correction=obj, grant=False, reason=reason
+            ),
+        )
+
+
+@admin.register(CorrectionWindow)
+class CorrectionWindowAdmin(admin.ModelAdmin):
+    """The periods in which corrections are taken (HBS transition rule 6: one year)."""
+
+    list_display = ["federation", "opens_on", "closes_on", "note"]
+    list_filter = ["federation"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # close a window by changing its last day: the audit log keeps every change
+
+    def save_model(self, request, obj, form, change):
+        correction_window_save(actor=request.user, window=obj)
+
+
+class ForeignConversionForm(forms.ModelForm):
+    class Meta:
+        model = ForeignConversion
+        fields = ["federation", "country", "foreign_kind", "foreign_decimals", "dbf_kind", "factor"]
+
+    def clean_federation(self):
+        federation = self.cleaned_data["federation"]
+        if federation.scheme != "dbf":
+            raise forms.ValidationError(_("Foreign MP are a DBf rule (§ 401B); choose a DBf federation."))
+        return federation
+
+
+@admin.register(ForeignConversion)
+class ForeignConversionAdmin(admin.ModelAdmin):
+    """The Swedish and Norwegian conversion table (§ 401B), kept by the secretariat."""
+
+    form = ForeignConversionForm
+
+    list_display = ["country", "foreign_kind", "foreign_decimals", "dbf_kind", "factor", "federation"]
+    list_filter = ["country", "federation"]
+    search_fields = ["foreign_kind"]
+
+    def save_model(self, request, obj, form, change):
+        foreign_conversion_save(actor=request.user, row=obj)
+
+    def delete_model(self, request, obj):
+        foreign_conversion_delete(actor=request.user, row=obj)
+
+    def delete_queryset(self, request, queryset):
+        for row in queryset:
+            foreign_conversion_delete(actor=request.user, row=row)
+
+
+class ForeignPointsForm(forms.ModelForm):
+    class Meta:
+        model = ForeignPoints
+        fields = ["player", "country", "foreign_kind", "foreign_amount", "earned_on", "event"]
+
+    def clean(self):
+        data = super().clean()
+        player = data.get("player")
+        if player and data.get("country") and data.get("foreign_kind") and data.get("earned_on"):
+            try:
+                registration_units(
+                    federation=player.federation,
+                    country=data["country"],
+                    kind=data["foreign_kind"].strip(),
+                    amount=data.get("foreign_amount") or "",
+                    earned_on=data["earned_on"],
+                    today=timezone.localdate(),
+                )
+            except ValidationError as error:
+                raise forms.ValidationError(error.messages) from None
+        return data
+
+
+@admin.register(ForeignPoints)
+class ForeignPointsAdmin(admin.ModelAdmin):
+    """Foreign MP (§ 401B): Faroese and Icelandic are posted when registered, Swedish and Norwegian when
+    approved by the action."""
+
+    form = ForeignPointsForm
+    list_display = ["player", "country", "foreign_amount", "foreign_kind", "earned_on", "status", "award"]
+    list_filter = ["status", "country", "federation"]
+    search_fields = ["player__number", "player__last_name", "event"]
+    date_hierarchy = "earned_on"
+    list_select_related = ["player", "award"]
+    raw_id_fields = ["player"]
+    actions = ["approve", "refuse"]
+
+    def has_change_permission(self, request, obj=None):
+        return obj is None and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        saved = foreign_points_register(
+            actor=request.user,
+            player=obj.player,
+            country=obj.country,
+            kind=obj.foreign_kind,
+            amount=obj.foreign_amount,
+            earned_on=obj.earned_on,
+            event=obj.event,
+        )
+        obj.pk = saved.pk
+
+    @admin.action(description=_("Approve and post the selected foreign points"), permissions=["add"])
+    def approve(self, request, queryset):
+        return decide_with_reason(
+            self,
+            request,
+            queryset,
+            title=str(_("Approve and post the selected foreign points")),
+            reason_required=False,
+            decide=lambda obj, reason: foreign_points_approve(
+                actor=request.user, registration=obj, approve=True, reason=reason
+            ),
+        )
+
+    @admin.action(description=_("Refuse the selected foreign points, with a reason"), permissions=["add"])
+    def refuse(self, request, queryset):
+        return decide_with_reason(
+            self,
+            request,
+            queryset,
+            title=str(_("Refuse the selected foreign points")),
+            decide=lambda obj, reason: foreign_points_approve(
+                actor=request.user, registration=obj, approve=False, reason=reason
+            ),
+        )

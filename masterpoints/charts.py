@@ -1,0 +1,105 @@
+"""A player's points over time as a server-rendered SVG (no JavaScript, no CDN).
+
+The balance is a step function: it holds between award dates and jumps on each. DBf draws the total in
+MP (the measure titles use, § 404); HBS draws its three kinds, which never convert (one line each).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from masterpoints.engine.common import format_units
+
+WIDTH, HEIGHT = 720, 260
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 32
+
+_LINES = {
+    "dbf": (("MP", lambda totals: sum(totals.get(k, 0) for k in ("BP", "SP", "GP")), 2),),
+    "hbs": (
+        ("black", lambda totals: totals.get("black", 0), 0),
+        ("red", lambda totals: totals.get("red", 0), 0),
+        ("master", lambda totals: totals.get("master", 0), 0),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Chart:
+    svg: SafeString
+    lines: tuple[tuple[str, str], ...]  # (kind, final amount) for the legend and for screen readers
+
+
+def _nice_ceiling(value: int) -> int:
+    """A round upper bound of the y axis (1, 2 or 5 times a power of ten)."""
+    if value <= 0:
+        return 1
+    power = 1
+    while power * 10 <= value:
+        power *= 10
+    for step in (1, 2, 5, 10):
+        if step * power >= value:
+            return step * power
+    return 10 * power
+
+
+def points_chart(series: Sequence[tuple[datetime.date, dict[str, int]]], scheme: str) -> Chart | None:
+    """The chart of ``series`` (cumulative units per kind after each award day), or ``None`` without awards."""
+    if not series:
+        return None
+    lines = _LINES[scheme]
+    first, last = series[0][0], max(series[-1][0], series[0][0] + datetime.timedelta(days=1))
+    span = (last - first).days
+    values = [[value(totals) for _day, totals in series] for _kind, value, _d in lines]
+    top = _nice_ceiling(max(max(v) for v in values))
+    bottom = min(0, min(min(v) for v in values))
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(day: datetime.date) -> float:
+        return LEFT + plot_w * (day - first).days / span
+
+    def y(units: int) -> float:
+        return TOP + plot_h * (top - units) / (top - bottom)
+
+    parts = []
+    decimals = lines[0][2]
+    for fraction in (0, 0.5, 1):
+        units = round(bottom + (top - bottom) * fraction)
+        parts.append(
+            f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(units):.1f}" y2="{y(units):.1f}"/>'
+            f'<text class="tick" x="{LEFT - 6}" y="{y(units) + 4:.1f}" text-anchor="end">'
+            f"{escape(format_units(units, decimals))}</text>"
+        )
+    for year in range(first.year + 1, last.year + 1):
+        day = datetime.date(year, 1, 1)
+        parts.append(
+            f'<line class="grid" x1="{x(day):.1f}" x2="{x(day):.1f}" y1="{TOP}" y2="{HEIGHT - BOTTOM}"/>'
+            f'<text class="tick" x="{x(day):.1f}" y="{HEIGHT - 10}" text-anchor="middle">{year}</text>'
+        )
+    if first.year == last.year:
+        parts.append(f'<text class="tick" x="{LEFT}" y="{HEIGHT - 10}">{first.year}</text>')
+    legend = []
+    for (kind, _value, line_decimals), points in zip(lines, values, strict=True):
+        path = [f"M{x(series[0][0]):.1f},{y(points[0]):.1f}"]
+        for (day, _totals), units in zip(series[1:], points[1:], strict=True):
+            path.append(f"H{x(day):.1f}V{y(units):.1f}")
+        path.append(f"H{x(last):.1f}")
+        parts.append(f'<path class="line line-{kind}" d="{"".join(path)}"><title>{escape(kind)}</title></path>')
+        legend.append((kind, format_units(points[-1], line_decimals)))
+    summary = ", ".join(f"{kind} {amount}" for kind, amount in legend)
+    title = escape(_("Points over time"))
+    desc = escape(
+        _("From %(first)s to %(last)s; now %(summary)s.")
+        % {"first": first.isoformat(), "last": series[-1][0].isoformat(), "summary": summary}
+    )
+    svg = (
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" '
+        f'xmlns="http://www.w3.org/2000/svg"><title id="chart-title">{title}</title>'
+        f'<desc id="chart-desc">{desc}</desc>{"".join(parts)}</svg>'
+    )
+    return Chart(mark_safe(svg), tuple(legend))  # noqa: S308 - numbers and escaped text only

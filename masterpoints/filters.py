@@ -1,0 +1,113 @@
+"""The filters of the rankings list (page, CSV/XLSX export and JSON API share them)."""
+
+from __future__ import annotations
+
+import django_filters
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club
+from federation.models import Federation, Region
+from masterpoints import selectors
+from masterpoints.models import Standing
+
+OFFICIAL_CHOICES = (("yes", _("official list only")), ("no", _("everyone with points")))
+
+
+class StandingFilter(django_filters.FilterSet):
+    """Federation (one list at a time), region, club, title or category, point kind, season, name or
+    number, and the official list (HBS rule 3; guests on request, rule 4).
+
+    ``season`` chooses which rows are read (career standings or one season's figures); ``kind`` chooses
+    the order (see :func:`masterpoints.selectors.ranked`). Choices follow the chosen federation.
+    """
+
+    federation = django_filters.ModelChoiceFilter(
+        queryset=Federation.objects.order_by("name"), label=_("Federation"), empty_label=None, method="keep"
+    )
+    region = django_filters.ModelChoiceFilter(
+        queryset=Region.objects.none(), label=_("Region"), empty_label=_("all regions"), method="filter_region"
+    )
+    club = django_filters.ModelChoiceFilter(
+        queryset=Club.objects.none(), label=_("Club"), empty_label=_("all clubs"), method="filter_club"
+    )
+    rung = django_filters.ChoiceFilter(
+        choices=(), label=_("Title or category"), empty_label=_("any"), method="filter_rung"
+    )
+    kind = django_filters.ChoiceFilter(choices=(), label=_("Ranked by"), empty_label=None, method="keep")
+    season = django_filters.ChoiceFilter(
+        choices=(), label=_("Season"), empty_label=_("all seasons (career)"), method="keep"
+    )
+    q = django_filters.CharFilter(
+        label=_("Name or number"), method="filter_text", widget=forms.TextInput(attrs={"type": "search"})
+    )
+    official = django_filters.ChoiceFilter(
+        choices=OFFICIAL_CHOICES, label=_("List"), empty_label=None, method="filter_official"
+    )
+
+    class Meta:
+        model = Standing
+        fields: list[str] = []  # every filter is declared above
+
+    def __init__(self, data=None, *args, request=None, **kwargs):
+        """Missing values get their defaults: the first federation and its default kind and list."""
+        data = data.copy() if data is not None else {}
+        federation = None
+        chosen = data.get("federation")
+        if chosen and str(chosen).isdigit():
+            federation = Federation.objects.filter(pk=chosen).first()
+        federation = federation or selectors.default_federation()
+        if federation is not None:
+            data["federation"] = str(federation.pk)
+            data.setdefault("kind", selectors.RANKING_KINDS[federation.scheme][0][0])
+            data.setdefault("official", "yes" if selectors.official_by_default(federation) else "no")
+        super().__init__(data, *args, request=request, **kwargs)
+        self.federation = federation
+        if federation is None:
+            return
+        self.filters["region"].queryset = Region.objects.filter(federation=federation).order_by("name")
+        self.filters["club"].queryset = Club.objects.filter(federation=federation, active=True).order_by("name")
+        self.filters["rung"].extra["choices"] = selectors.title_choices(federation)
+        self.filters["kind"].extra["choices"] = [
+            (value, label) for value, label, _c in selectors.RANKING_KINDS[federation.scheme]
+        ]
+        self.filters["season"].extra["choices"] = selectors.season_choices(federation)
+
+    @property
+    def scheme(self) -> str:
+        return self.federation.scheme if self.federation else "dbf"
+
+    @property
+    def chosen_season(self) -> int | None:
+        value = self.form.cleaned_data.get("season") if self.is_valid() else None
+        return int(value) if value else None
+
+    @property
+    def chosen_kind(self) -> str | None:
+        return self.form.cleaned_data.get("kind") if self.is_valid() else None
+
+    def filter_queryset(self, queryset):
+        """The season decides which table is read; every other filter narrows it."""
+        if self.federation is None:
+            return queryset.none()
+        queryset = selectors.ranking_base(federation=self.federation, season=self.chosen_season)
+        return super().filter_queryset(queryset)
+
+    def keep(self, queryset, name, value):
+        return queryset
+
+    def filter_region(self, queryset, name, value):
+        return selectors.in_region(queryset, value)
+
+    def filter_club(self, queryset, name, value):
+        return selectors.in_club(queryset, value)
+
+    def filter_rung(self, queryset, name, value):
+        return selectors.with_rung(queryset, int(value))
+
+    def filter_text(self, queryset, name, value):
+        see_hidden = self.request is not None and selectors.can_see_hidden(self.request.user, self.federation)
+        return selectors.matching(queryset, value, see_hidden=see_hidden)
+
+    def filter_official(self, queryset, name, value):
+        return selectors.on_official_list(queryset, selectors.today()) if value == "yes" else queryset

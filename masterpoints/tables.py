@@ -1,0 +1,148 @@
+"""Tables of the public pages: the rankings, a club's members' standings, a player's awards."""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from masterpoints.engine.common import KIND_DECIMALS, format_units
+from masterpoints.models import Award, Standing
+from masterpoints.selectors import title_label
+
+#: The point columns each scheme shows, in order.
+SCHEME_COLUMNS = {"dbf": ("mp", "bp", "sp", "gp"), "hbs": ("black", "red", "master")}
+_ALL_POINTS = ("mp", "bp", "sp", "gp", "black", "red", "master")
+_DECIMALS = {"mp": 2, **{kind.lower(): decimals for kind, decimals in KIND_DECIMALS.items()}}
+
+
+def player_url(federation_code: str, number: str) -> str:
+    return reverse("masterpoints:player", args=[federation_code, number])
+
+
+def shown_name(player, see_hidden: bool) -> str:
+    """The player's name, or only their number when they hide it (the secretariat sees every name)."""
+    if player.hide_name and not see_hidden:
+        return player.number
+    return player.full_name
+
+
+def home_club_name(record) -> str:
+    memberships = getattr(record.player, "home_memberships", None) or []
+    return memberships[0].club.name if memberships else ""
+
+
+def record_title(record) -> str:
+    standing = record if isinstance(record, Standing) else getattr(record.player, "standing", None)
+    return title_label(standing.title, standing.stars) if standing is not None else ""
+
+
+class PointsColumn(tables.Column):
+    """An amount in integer units, shown with the kind's decimals; sorted best first on the first click."""
+
+    def __init__(self, field: str, **kwargs):
+        kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        super().__init__(accessor=field, order_by=(f"-{field}",), **kwargs)
+        self.decimals = _DECIMALS[field]
+
+    def render(self, value):
+        return format_units(value, self.decimals)
+
+    def value(self, value):
+        return format_units(value, self.decimals)
+
+
+class StandingTable(tables.Table):
+    """A ranking list: each row's place in the filtered list (equal points share it), the player, home
+    club, title or category and balances. Works on career standings and on one season's figures."""
+
+    place = tables.Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
+    number = tables.Column(accessor="player__number", verbose_name=_("No."), order_by=("player__number",))
+    name = tables.Column(
+        accessor="player__last_name",
+        verbose_name=_("Player"),
+        order_by=("player__last_name", "player__first_name"),
+    )
+    club = tables.Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
+    title = tables.Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
+    mp = PointsColumn("mp", verbose_name=_("MP"))
+    bp = PointsColumn("bp", verbose_name=_("BP"))
+    sp = PointsColumn("sp", verbose_name=_("SP"))
+    gp = PointsColumn("gp", verbose_name=_("GP"))
+    black = PointsColumn("black", verbose_name=_("black"))
+    red = PointsColumn("red", verbose_name=_("red"))
+    master = PointsColumn("master", verbose_name=_("master"))
+
+    class Meta:
+        attrs = {"class": "table ranking"}
+        template_name = "masterpoints/table.html"
+        empty_text = _("No player matches these filters.")
+
+    def __init__(self, data, *, federation, see_hidden: bool = False, **kwargs):
+        scheme = federation.scheme if federation else "dbf"
+        exclude = [name for name in _ALL_POINTS if name not in SCHEME_COLUMNS[scheme]]
+        super().__init__(data, exclude=[*exclude, *kwargs.pop("exclude", ())], **kwargs)
+        self.federation = federation
+        self.see_hidden = see_hidden
+
+    def render_name(self, record):
+        player = record.player
+        return format_html(
+            '<a href="{}">{}</a>',
+            player_url(self.federation.code, player.number),
+            shown_name(player, self.see_hidden),
+        )
+
+    def value_name(self, record):
+        return shown_name(record.player, self.see_hidden)
+
+    def render_club(self, record):
+        return home_club_name(record)
+
+    def value_club(self, record):
+        return home_club_name(record)
+
+    def render_title(self, record):
+        return record_title(record)
+
+    def value_title(self, record):
+        return record_title(record)
+
+
+class ClubStandingTable(StandingTable):
+    """A club's members with their standings; the place is the place in the club."""
+
+    class Meta(StandingTable.Meta):
+        exclude = ("club",)
+        empty_text = _("No member has points yet.")
+
+
+class SeasonTopTable(StandingTable):
+    class Meta(StandingTable.Meta):
+        exclude = ("club", "title")
+        empty_text = _("No member has points this season yet.")
+
+
+class AwardTable(tables.Table):
+    """A player's ledger: every award with what it is for and why it is this many points."""
+
+    awarded_on = tables.DateColumn(verbose_name=_("Date"), orderable=False)
+    what = tables.TemplateColumn(
+        template_name="masterpoints/award_what.html", verbose_name=_("For"), orderable=False, accessor="pk"
+    )
+    amount = tables.Column(accessor="units", verbose_name=_("Points"), orderable=False, attrs={"td": {"class": "num"}})
+    why = tables.TemplateColumn(
+        template_name="masterpoints/award_why.html", verbose_name=_("Why"), orderable=False, accessor="pk"
+    )
+
+    class Meta:
+        model = Award
+        fields = ("awarded_on", "what", "amount", "why")
+        attrs = {"class": "table awards"}
+        template_name = "masterpoints/table.html"
+        empty_text = _("No awards yet.")
+        row_attrs = {"class": lambda record: f"source-{record.source}"}
+
+    def render_amount(self, record):
+        return f"{format_units(record.units, KIND_DECIMALS[record.kind])} {record.kind}"

@@ -1,0 +1,480 @@
+"""Standings derived from the ledger (issue 4): seasons (§ 451C), titles and categories never lost (§ 404,
+H-2), the official list (HBS rules 3 and 4), incremental updates after uploads and the full rebuild."""
+
+from __future__ import annotations
+
+import datetime
+import random
+import threading
+import time
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.db.models import F, Sum
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clubs.models import ClubMembership
+from federation.models import AuditEvent, Player
+from masterpoints import selectors, standings
+from masterpoints.engine.dbf.rules import DBF_2023
+from masterpoints.engine.dbf.titles import Balance, title_rank
+from masterpoints.engine.hbs.categories import category_for
+from masterpoints.engine.hbs.rules import HBS_DRAFT
+from masterpoints.models import Award, SeasonStanding, Standing, TitleAchievement
+from masterpoints.services import results_upload_confirm
+from masterpoints.standings import (
+    Ladder,
+    hbs_sort_key,
+    season_dates,
+    season_label,
+    season_of,
+    standings_rebuild,
+    standings_refresh_players,
+)
+from masterpoints.tasks import standings_update_players
+from tournaments.services import results_upload_create
+from tournaments.synthetic import pairs_from_numbers, usebio_pairs
+
+DAY = datetime.date(2025, 3, 4)
+
+
+@pytest.fixture
+def eager():
+    """Run tasks in the calling process even where REDIS_URL points at a broker (CI)."""
+    from federation.celery import app
+
+    before = {"task_always_eager": app.conf.task_always_eager, "task_eager_propagates": app.conf.task_eager_propagates}
+    app.conf.update(task_always_eager=True, task_eager_propagates=True)
+    yield
+    app.conf.update(before)
+
+
+def player(world, number, fed=None, **fields):
+    fed = fed or world.dbf
+    return Player.objects.create(federation=fed, number=number, first_name="Ole", last_name=f"L{number}", **fields)
+
+
+def post(p, kind, units, day=DAY, source=Award.Source.MANUAL, reason="entered by the office"):
+    return Award.objects.create(
+        federation_id=p.federation_id, player=p, kind=kind, units=units, source=source, reason=reason, awarded_on=day
+    )
+
+
+def refresh(*players):
+    standings_refresh_players(federation=players[0].federation, player_ids=[p.pk for p in players])
+
+
+# --- seasons ------------------------------------------------------------------------------------------------
+
+
+def test_the_dbf_season_runs_from_16_may_to_15_may_451c():
+    assert season_of("dbf", datetime.date(2025, 5, 15)) == 2024
+    assert season_of("dbf", datetime.date(2025, 5, 16)) == 2025
+    assert season_of("dbf", datetime.date(2026, 1, 1)) == 2025
+    assert season_dates("dbf", 2025) == (datetime.date(2025, 5, 16), datetime.date(2026, 5, 15))
+    assert season_label("dbf", 2025) == "2025/26"
+
+
+def test_the_hbs_season_is_the_calendar_year():
+    assert season_of("hbs", datetime.date(2025, 1, 1)) == 2025
+    assert season_of("hbs", datetime.date(2025, 12, 31)) == 2025
+    assert season_label("hbs", 2025) == "2025"
+
+
+def test_the_database_puts_awards_in_the_same_seasons_as_season_of_451c(world):
+    p = player(world, "1")
+    days = [
+        datetime.date(2025, 5, 15),
+        datetime.date(2025, 5, 16),
+        datetime.date(2024, 12, 31),
+        datetime.date(2026, 1, 1),
+    ]
+    for day in days:
+        post(p, "BP", 1, day)
+    refresh(p)
+    seasons = dict(SeasonStanding.objects.filter(player=p).values_list("season", "bp"))
+    expected: dict[int, int] = {}
+    for day in days:
+        expected[season_of("dbf", day)] = expected.get(season_of("dbf", day), 0) + 1
+    assert seasons == expected == {2024: 2, 2025: 2}
+
+
+# --- the ladders against the engine -----------------------------------------------------------------------
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    bp=st.integers(0, 600_000),
+    sp=st.integers(0, 60_000),
+    gp=st.integers(0, 60_000) | st.integers(0, 600),
+)
+def test_the_bulk_title_check_equals_the_engine_title_rank_404(bp, sp, gp):
+    assert Ladder("dbf", DBF_2023).computed((bp, sp, gp)) == title_rank(Balance(bp, sp, gp), DBF_2023)
+
+
+@settings(max_examples=300, deadline=None)
+@given(black=st.integers(0, 5000), red=st.integers(0, 3000), master=st.integers(0, 400))
+def test_the_bulk_category_check_equals_the_engine_h_2(black, red, master):
+    ladder = Ladder("hbs", HBS_DRAFT)
+    computed = category_for(black, red, master, HBS_DRAFT).computed
+    expected = [r.title for r in ladder.rungs].index(computed) + 1 if computed else 0
+    assert ladder.computed((black, red, master)) == expected
+
+
+# --- one player's standing ---------------------------------------------------------------------------------
+
+
+def test_a_standing_sums_each_kind_and_the_total_in_hundredths_of_mp(world):
+    p = player(world, "2")
+    post(p, "BP", 24)
+    post(p, "SP", 307)  # 30.7 SP
+    post(p, "GP", 267, DAY + datetime.timedelta(days=3))  # 2.67 GP
+    refresh(p)
+    standing = Standing.objects.get(player=p)
+    assert (standing.bp, standing.sp, standing.gp, standing.mp) == (24, 307, 267, 598)
+    assert standing.amount("MP") == "5.98"
+    assert standing.amount("SP") == "30.7"
+    assert standing.sort_key == 598
+    assert standing.award_count == 3
+    assert standing.last_award_on == DAY + datetime.timedelta(days=3)
+    # T = 5.98 MP: Klubmester (2 MP); 1 star needs 5 MP in BP alone (D-Q11), 24 BP are not enough.
+    assert (standing.title, standing.stars, standing.title_rung) == ("klubmester", 0, 1)
+    assert standing.title_reached_on == DAY + datetime.timedelta(days=3)
+
+
+def test_a_title_once_registered_is_never_lost_404(world):
+    p = player(world, "3")
+    post(p, "SP", 100)  # 10 SP = 1 MP
+    post(p, "BP", 1500)  # 15 MP in BP: T = 16 MP, SG = 1 MP < 5: Klubmester ★★ (20 MP kun BP fails)
+    refresh(p)
+    post(p, "SP", 400, DAY + datetime.timedelta(days=10))  # SG = 5 MP, T = 20 MP: Distriktsmester
+    refresh(p)
+    standing = Standing.objects.get(player=p)
+    assert (standing.title, standing.title_reached_on) == ("distriktsmester", DAY + datetime.timedelta(days=10))
+    # A correction takes 4 SP back: the points alone no longer make a Distriktsmester, the title stays.
+    post(p, "SP", -400, DAY + datetime.timedelta(days=20), source=Award.Source.CORRECTION, reason="entered twice")
+    refresh(p)
+    standing = Standing.objects.get(player=p)
+    assert standing.title == "distriktsmester"
+    assert standing.title_rung == 4
+    assert standing.computed_rung < standing.title_rung
+    assert standing.title_reached_on == DAY + datetime.timedelta(days=10)
+    assert list(TitleAchievement.objects.filter(player=p).values_list("title", "stars")) == [
+        ("klubmester", 1),
+        ("distriktsmester", 0),
+    ]
+    status = selectors.title_status(p, standing)
+    assert status.held_above_computed
+    assert status.next.title == "Kredsmester"
+
+
+def test_an_hbs_category_once_held_is_kept_h_2(world):
+    p = player(world, "4", world.hbs)
+    post(p, "black", 520)
+    refresh(p)
+    assert Standing.objects.get(player=p).title == "karo"
+    post(p, "black", -100, source=Award.Source.CORRECTION, reason="counted twice")
+    refresh(p)
+    standing = Standing.objects.get(player=p)
+    assert (standing.title, standing.computed_rung, standing.title_rung) == ("karo", 2, 3)
+    status = selectors.title_status(p, standing)
+    assert status.title == "Karo" and status.computed == "Tref"
+    assert status.next.title == "Herc" and dict(status.next.missing)["black"] == "580"
+
+
+def test_the_register_of_titles_is_append_only_and_records_each_rung_once(world):
+    p = player(world, "5")
+    post(p, "BP", 300)
+    refresh(p)
+    refresh(p)
+    (achievement,) = TitleAchievement.objects.filter(player=p)
+    with pytest.raises(TypeError):
+        achievement.delete()
+    with pytest.raises(TypeError):
+        TitleAchievement.objects.filter(player=p).update(title="stormester")
+    assert TitleAchievement.objects.filter(player=p).update(announced_at=datetime.datetime.now(datetime.UTC)) == 1
+
+
+def test_hbs_ranks_by_category_then_master_red_and_black_points(world):
+    a = player(world, "11", world.hbs)
+    b = player(world, "12", world.hbs)
+    c = player(world, "13", world.hbs)
+    post(a, "black", 250)  # tref
+    post(b, "black", 199)  # vankategornik, but many master points
+    post(b, "master", 40)
+    post(c, "black", 240)  # tref, fewer black points than a but one red point
+    post(c, "red", 1)
+    refresh(a, b, c)
+    ordered = [s.player.number for s in selectors.ranked(Standing.objects.all(), scheme="hbs", kind=None)]
+    assert ordered == ["13", "11", "12"]
+    assert hbs_sort_key(2, 0, 1, 0) > hbs_sort_key(2, 0, 0, 10**6)
+
+
+def test_equal_points_share_a_place_and_ranks_count_the_better_players(world):
+    numbers = ["21", "22", "23", "24"]
+    players = [player(world, n) for n in numbers]
+    for p, units in zip(players, [500, 300, 300, 100], strict=True):
+        post(p, "BP", units)
+        ClubMembership.objects.create(player=p, club=world.club_a, is_home=True)
+    refresh(*players)
+    rows = list(selectors.ranked(Standing.objects.filter(federation=world.dbf), scheme="dbf", kind=None))
+    assert [(r.player.number, r.place) for r in rows] == [("21", 1), ("22", 2), ("23", 2), ("24", 4)]
+    standing = Standing.objects.get(player=players[3])
+    ranks = selectors.player_ranks(players[3], standing, world.club_a)
+    assert (ranks.federation, ranks.district, ranks.club) == (4, 4, 4)
+    assert ranks.district_name == world.district.name
+
+
+def test_the_official_list_holds_paid_members_and_guests_who_asked_rule_3_rule_4(world):
+    today = selectors.today()
+    paid = player(world, "31", world.hbs, dues_paid_until=today)
+    unpaid = player(world, "32", world.hbs, dues_paid_until=today - datetime.timedelta(days=1))
+    guest = player(world, "33", world.hbs, status="guest")
+    listed = player(world, "34", world.hbs, status="guest", listed_on_request=True)
+    for p in (paid, unpaid, guest, listed):
+        post(p, "black", 60)
+    refresh(paid, unpaid, guest, listed)
+    official = selectors.on_official_list(Standing.objects.all(), today)
+    assert sorted(s.player.number for s in official) == ["31", "34"]
+    assert selectors.player_ranks(unpaid, Standing.objects.get(player=unpaid), None).federation is None
+
+
+# --- after an upload ----------------------------------------------------------------------------------------
+
+DBF_NUMBERS = [str(70001 + i) for i in range(24)]
+SEASON_EDGES = [datetime.date(2024, 5, 15), datetime.date(2024, 5, 16), datetime.date(2024, 12, 31)]
+SEASON_EDGES += [datetime.date(2025, 1, 1), datetime.date(2025, 9, 3)]
+HBS_NUMBERS = [str(7001 + i) for i in range(24)]
+
+
+def upload(world, numbers, *, day, seed, scheme="dbf", name="Mandagsturnering"):
+    fed, club = (world.dbf, world.club_a) if scheme == "dbf" else (world.hbs, world.club_hr)
+    data = usebio_pairs(
+        club_number=club.number,
+        date=day,
+        name=name,
+        sections=[pairs_from_numbers(numbers, seed=seed)],
+        boards=24,
+    )
+    facts = {"organiser_kind": "club", "form": "", "boards": None}
+    facts.update({"category": "BP", "met": None} if scheme == "dbf" else {"category": "black", "strength": "1"})
+    created = results_upload_create(
+        actor=None, federation=fed, club=club, region=None, data=data, filename="r.xml", facts=facts, trusted=True
+    )
+    return created
+
+
+@pytest.fixture
+def registers(world):
+    for number in DBF_NUMBERS:
+        player(world, number)
+    for number in HBS_NUMBERS:
+        player(world, number, world.hbs)
+
+
+def test_confirming_an_upload_updates_its_players_standings_after_commit(
+    world, registers, eager, django_capture_on_commit_callbacks
+):
+    created = upload(world, DBF_NUMBERS, day=DAY, seed=3)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        results_upload_confirm(actor=None, upload=created, acknowledge_warnings=True, trusted=True)
+    assert len(callbacks) == 1
+    winners = Standing.objects.filter(player__number__in=DBF_NUMBERS[:2])
+    assert sorted(s.bp for s in winners) == [24, 24]  # D-P1: 12 pairs, 24 boards
+    assert Standing.objects.filter(federation=world.dbf).count() == 8  # four pairs paid
+
+
+def test_a_reupload_updates_the_players_of_both_versions(world, registers, eager, django_capture_on_commit_callbacks):
+    first = upload(world, DBF_NUMBERS, day=DAY, seed=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        results_upload_confirm(actor=None, upload=first, acknowledge_warnings=True, trusted=True)
+    before = {s.player.number for s in Standing.objects.filter(bp__gt=0)}
+    second = upload(world, list(reversed(DBF_NUMBERS)), day=DAY, seed=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        results_upload_confirm(actor=None, upload=second, acknowledge_warnings=True, trusted=True)
+    after = {s.player.number for s in Standing.objects.filter(bp__gt=0)}
+    assert before.isdisjoint(after)
+    assert all(s.bp == 0 for s in Standing.objects.filter(player__number__in=before))
+    assert_rebuild_equals_incremental()
+
+
+# --- the full rebuild equals the incremental updates ---------------------------------------------------------
+
+
+def snapshot():
+    standings = sorted(
+        Standing.objects.values_list(
+            "player_id",
+            "federation_id",
+            "bp",
+            "sp",
+            "gp",
+            "mp",
+            "black",
+            "red",
+            "master",
+            "sort_key",
+            "last_award_on",
+            "award_count",
+            "computed_rung",
+            "title_rung",
+            "title",
+            "stars",
+            "title_reached_on",
+        )
+    )
+    seasons = sorted(
+        SeasonStanding.objects.values_list(
+            "player_id",
+            "federation_id",
+            "season",
+            "bp",
+            "sp",
+            "gp",
+            "mp",
+            "black",
+            "red",
+            "master",
+            "sort_key",
+            "last_award_on",
+            "award_count",
+        )
+    )
+    titles = sorted(TitleAchievement.objects.values_list("player_id", "rung", "title", "stars", "reached_on"))
+    return standings, seasons, titles
+
+
+def assert_rebuild_equals_incremental():
+    incremental = snapshot()
+    # Over the incrementally kept rows (the nightly run): nothing changes.
+    standings_rebuild()
+    assert snapshot() == incremental
+    # Damaged derived rows are repaired: a wrong balance, a missing season, a season without awards.
+    damaged = Standing.objects.order_by("player_id").first()
+    Standing.objects.filter(pk=damaged.pk).update(bp=F("bp") + 1, title="stormester")
+    SeasonStanding.objects.filter(pk=SeasonStanding.objects.order_by("pk").first().pk).delete()
+    SeasonStanding.objects.create(player_id=damaged.player_id, federation_id=damaged.federation_id, season=1999)
+    standings_rebuild()
+    assert snapshot() == incremental
+    # From scratch: the derived rows go; the register of titles stays (titles are never lost, § 404, H-2).
+    Standing.objects.all().delete()
+    SeasonStanding.objects.all().delete()
+    standings_rebuild()
+    assert snapshot() == incremental
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_full_rebuild_equals_random_uploads_corrections_and_reuploads(
+    world, registers, eager, django_capture_on_commit_callbacks, seed
+):
+    rng = random.Random(seed)
+    actions = ["upload"] * 4 + ["reupload"] * 3 + ["correction"] * 3
+    actions = ["upload", *rng.sample(actions, len(actions))]
+    confirmed = []
+    for step, action in enumerate(actions):
+        if action == "correction":
+            scheme, day, _name, numbers = rng.choice(confirmed)
+            fed = world.dbf if scheme == "dbf" else world.hbs
+            target = Player.objects.get(federation=fed, number=rng.choice(numbers))
+            kind = rng.choice(["BP", "SP", "GP"] if scheme == "dbf" else ["black", "red", "master"])
+            post(
+                target, kind, rng.choice([-7, -2, 3, 40, 250]), day, source=Award.Source.CORRECTION, reason="commission"
+            )
+            standings_update_players.delay(fed.pk, [target.pk])
+            continue
+        if action == "reupload":
+            scheme, day, name, numbers = rng.choice(confirmed)
+            numbers = rng.sample(numbers, len(numbers))
+        else:
+            scheme = rng.choice(["dbf", "hbs"])
+            pool = DBF_NUMBERS if scheme == "dbf" else HBS_NUMBERS
+            numbers = rng.sample(pool, rng.choice([12, 16, 20, 24]))
+            # Dates across season ends: 15/16 May (DBf, § 451C) and the new year (HBS).
+            day = rng.choice(SEASON_EDGES)
+            name = f"Turnering {step}"
+        created = upload(world, numbers, day=day, seed=rng.randrange(100), scheme=scheme, name=name)
+        with django_capture_on_commit_callbacks(execute=True):
+            results_upload_confirm(actor=None, upload=created, acknowledge_warnings=True, trusted=True)
+        confirmed.append((scheme, day, name, numbers))
+    assert Award.objects.filter(source=Award.Source.REVERSAL).exists()
+    assert Award.objects.filter(source=Award.Source.CORRECTION).exists()
+    assert_rebuild_equals_incremental()
+
+
+def test_the_rebuild_is_audited_and_the_command_runs_it(world):
+    p = player(world, "41")
+    post(p, "BP", 250)
+    call_command("recompute_standings", "--full", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert Standing.objects.get(player=p).bp == 250
+    assert AuditEvent.objects.filter(action="standings.rebuild").count() == 2  # one per federation
+    post(p, "BP", 5)
+    call_command("recompute_standings", "--federation", "dbf", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert Standing.objects.get(player=p).bp == 255
+
+
+# --- concurrency: two uploads confirmed at once (PostgreSQL) -------------------------------------------------
+
+
+ROTATED = DBF_NUMBERS[4:] + DBF_NUMBERS[:4]
+
+
+@pytest.fixture
+def postgres():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL): SQLite runs one writer at a time, so nothing races")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_uploads_confirmed_at_once_lose_no_standings_update(postgres, world, eager, monkeypatch):
+    for number in DBF_NUMBERS:
+        Player.objects.create(federation=world.dbf, number=number, first_name="Else", last_name=number)
+    rounds = [
+        (
+            upload(world, DBF_NUMBERS, day=datetime.date(2025, 3, 3 + r), seed=r, name=f"Mandag {r}"),
+            # Places follow the list: the second list overlaps the first one's paid players by two pairs.
+            upload(world, ROTATED, day=datetime.date(2025, 4, 3 + r), seed=r + 50, name=f"Torsdag {r}"),
+        )
+        for r in range(3)
+    ]
+    # Widen the window between reading the ledger and writing the standings, so that the other upload
+    # commits (and its update starts) while this one still holds what it read.
+    read_ledger = standings._season_rows
+
+    def slow_read(*args, **kwargs):
+        read_ledger(*args, **kwargs)
+        time.sleep(0.3)
+
+    monkeypatch.setattr(standings, "_season_rows", slow_read)
+    errors: list[BaseException] = []
+
+    def confirm(created, barrier):
+        try:
+            barrier.wait(timeout=10)
+            results_upload_confirm(actor=None, upload=created, acknowledge_warnings=True, trusted=True)
+        except BaseException as error:  # reported below, in the test's own thread
+            errors.append(error)
+        finally:
+            connection.close()
+
+    for pair in rounds:
+        barrier = threading.Barrier(2)
+        threads = [threading.Thread(target=confirm, args=(created, barrier)) for created in pair]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert not any(thread.is_alive() for thread in threads)
+    assert not errors, errors
+
+    ledger = dict(
+        Award.objects.filter(federation=world.dbf, kind="BP")
+        .values("player_id")
+        .annotate(t=Sum("units"))
+        .values_list("player_id", "t")
+    )
+    assert len(ledger) == 12  # the first four pairs of each list are paid (D-P1); two pairs are in both
+    assert dict(Standing.objects.filter(federation=world.dbf).values_list("player_id", "bp")) == ledger
+    assert_rebuild_equals_incremental()

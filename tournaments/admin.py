@@ -1,0 +1,259 @@
+"""The secretariat's admin for sanctions (DBf § 403) and HBS's list of recognised tournaments.
+
+Every decision goes through the services of ``tournaments.sanctions`` and ``tournaments.recognised``,
+which check the rules, audit and e-mail; rows filed on the site are read-only here.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from federation.admin_actions import decide_with_reason
+from tournaments.models import (
+    DirectorLicence,
+    RecognisedTournament,
+    Sanction,
+    SanctionApplication,
+    TouristApproval,
+)
+from tournaments.recognised import (
+    director_licence_grant,
+    director_licence_revoke,
+    recognised_tournament_save,
+    tourist_approval_decide,
+    tourist_approval_request,
+)
+from tournaments.sanctions import sanction_decide
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written by services only: viewable, filterable, decided through actions."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        # The list's actions need the change permission; a row itself is only ever viewed.
+        return obj is None and super().has_change_permission(request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in self.model._meta.fields]
+
+
+@admin.register(SanctionApplication)
+class SanctionApplicationAdmin(ReadOnlyAdmin):
+    """The secretariat's decisions on sanction applications (§ 403B7), one by one or in bulk."""
+
+    list_display = ["name", "club", "date", "category", "quota", "basis", "recommendation", "status"]
+    list_filter = ["status", "category", "quota", "basis", "recommendation", "district", "federation"]
+    search_fields = ["name", "club__name", "club__number"]
+    date_hierarchy = "date"
+    list_select_related = ["club", "district"]
+    actions = ["approve", "refuse"]
+
+    @admin.action(description=_("Approve the selected applications"), permissions=["change"])
+    def approve(self, request, queryset):
+        return decide_with_reason(
+            self,
+            request,
+            queryset,
+            title=str(_("Approve the selected applications")),
+            reason_required=False,
+            decide=lambda app, reason: sanction_decide(
+                actor=request.user, application=app, approve=True, reason=reason
+            ),
+        )
+
+    @admin.action(description=_("Refuse the selected applications, with a reason"), permissions=["change"])
+    def refuse(self, request, queryset):
+        return decide_with_reason(
+            self,
+            request,
+            queryset,
+            title=str(_("Refuse the selected applications")),
+            decide=lambda app, reason: sanction_decide(
+                actor=request.user, application=app, approve=False, reason=reason
+            ),
+        )
+
+
+@admin.register(Sanction)
+class SanctionAdmin(ReadOnlyAdmin):
+    list_display = ["club", "category", "quota", "date", "end_date", "dispensations", "granted_at"]
+    list_filter = ["category", "quota", "federation"]
+    search_fields = ["club__name", "club__number", "application__name"]
+    date_hierarchy = "date"
+    list_select_related = ["club"]
+
+
+class HbsFederationForm(forms.ModelForm):
+    """The list and its approvals are HBS rules (H-1, rules 2 and 10): only an HBS federation may be chosen."""
+
+    def clean_federation(self):
+        federation = self.cleaned_data["federation"]
+        if federation.scheme != "hbs":
+            raise forms.ValidationError(_("This is an HBS rule; choose an HBS federation."))
+        return federation
+
+
+class RecognisedTournamentForm(HbsFederationForm):
+    """The entry with an S per kind it awards (H-1, H-4): leave a kind empty when it does not award it."""
+
+    strength_black = forms.DecimalField(label=_("S for black points"), required=False, min_value=0, decimal_places=3)
+    strength_red = forms.DecimalField(label=_("S for red points"), required=False, min_value=0, decimal_places=3)
+    strength_master = forms.DecimalField(label=_("S for master points"), required=False, min_value=0, decimal_places=3)
+
+    class Meta:
+        model = RecognisedTournament
+        fields = ["federation", "year", "name", "club", "tourist", "note"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            for kind, strength in self.instance.kinds:
+                self.fields[f"strength_{kind}"].initial = strength
+
+    def kinds(self) -> dict:
+        return {kind: self.cleaned_data.get(f"strength_{kind}") for kind in ("black", "red", "master")}
+
+    def clean(self):
+        data = super().clean()
+        for kind, value in self.kinds().items():
+            if value is not None and value <= 0:
+                self.add_error(f"strength_{kind}", _("S must be above 0 (H-4); leave it empty for a kind not awarded."))
+        if not any(value for value in self.kinds().values()):
+            raise forms.ValidationError(_("A recognised tournament awards at least one kind with its S (H-1, H-4)."))
+        return data
+
+
+@admin.register(RecognisedTournament)
+class RecognisedTournamentAdmin(admin.ModelAdmin):
+    """HBS's annual list of recognised tournaments (H-1, H-4)."""
+
+    form = RecognisedTournamentForm
+    list_display = ["name", "year", "club", "tourist", "kinds_display"]
+    list_filter = ["year", "tourist", "federation"]
+    search_fields = ["name", "club__name"]
+    list_select_related = ["club"]
+    raw_id_fields = ["club"]
+
+    @admin.display(description=_("kinds and S"))
+    def kinds_display(self, obj):
+        return ", ".join(f"{kind} {strength}" for kind, strength in obj.kinds)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("awards")
+
+    def save_model(self, request, obj, form, change):
+        recognised_tournament_save(actor=request.user, tournament=obj, kinds=form.kinds())
+
+
+class TouristApprovalForm(forms.ModelForm):
+    class Meta:
+        model = TouristApproval
+        fields = ["tournament", "organiser", "place", "starts_on", "ends_on", "contact_email"]
+
+    def clean_tournament(self):
+        tournament = self.cleaned_data["tournament"]
+        if not tournament.tourist:
+            raise forms.ValidationError(_("Only tournaments marked as tourist tournaments need approval (rule 2)."))
+        return tournament
+
+
+@admin.register(TouristApproval)
+class TouristApprovalAdmin(admin.ModelAdmin):
+    """Approvals of tourist tournaments (rule 2): recorded here, decided by the actions."""
+
+    form = TouristApprovalForm
+    list_display = ["tournament", "organiser", "place", "starts_on", "status", "decided_at"]
+    list_filter = ["status", "tournament__year"]
+    search_fields = ["tournament__name", "organiser", "place"]
+    list_select_related = ["tournament"]
+    actions = ["approve", "refuse"]
+
+    def has_change_permission(self, request, obj=None):
+        return obj is None and super().has_change_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        saved = tourist_approval_request(
+            actor=request.user,
+            tournament=obj.tournament,
+            organiser=obj.organiser,
+            place=obj.place,
+            starts_on=obj.starts_on,
+            ends_on=obj.ends_on,
+            contact_email=obj.contact_email,
+        )
+        obj.pk = saved.pk
+
+    @admin.action(description=_("Approve the selected tourist tournaments"), permissions=["add"])
+    def approve(self, request, queryset):
+        return decide_with_reason(
+            self,
+            request,
+            queryset,
+            title=str(_("Approve the selected tourist tournaments")),
+            reason_required=False,
+            decide=lambda obj, reason: tourist_approval_decide(
+                actor=request.user, approval=obj, approve=True, reason=reason
+            ),
+        )
+
+    @admin.action(description=_("Refuse the selected tourist tournaments, with a reason"), permissions=["add"])
+    def refuse(self, request, queryset):
+        return decide_with_reason(
+            self,
+            request,
+            queryset,
+            title=str(_("Refuse the selected tourist tournaments")),
+            decide=lambda obj, reason: tourist_approval_decide(
+                actor=request.user, approval=obj, approve=False, reason=reason
+            ),
+        )
+
+
+class DirectorLicenceForm(HbsFederationForm):
+    class Meta:
+        model = DirectorLicence
+        fields = ["federation", "user", "number", "valid_from", "valid_until"]
+
+
+@admin.register(DirectorLicence)
+class DirectorLicenceAdmin(admin.ModelAdmin):
+    """Licences of internet tournament directors (rule 10): granted here, revoked by the action."""
+
+    form = DirectorLicenceForm
+    list_display = ["number", "user", "valid_from", "valid_until", "revoked_at"]
+    list_filter = ["federation", "valid_until"]
+    search_fields = ["number", "user__username", "user__email"]
+    raw_id_fields = ["user"]
+    actions = ["revoke"]
+
+    def has_change_permission(self, request, obj=None):
+        return obj is None and super().has_change_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        saved = director_licence_grant(
+            actor=request.user,
+            federation=obj.federation,
+            user=obj.user,
+            number=obj.number,
+            valid_from=obj.valid_from,
+            valid_until=obj.valid_until,
+        )
+        obj.pk = saved.pk
+
+    @admin.action(description=_("Revoke the selected licences, with a reason"), permissions=["add"])
+    def revoke(self, request, queryset):
+        return decide_with_reason(
+            self,
+            request,
+            queryset,
+            title=str(_("Revoke the selected licences")),
+            decide=lambda obj, reason: director_licence_revoke(actor=request.user, licence=obj, reason=reason),
+        )

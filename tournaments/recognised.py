@@ -1,0 +1,243 @@
+"""HBS's list of recognised tournaments and the approvals around it.
+
+- The annual named list (H-1, H-4): each entry awards one or more kinds, each with its strength S; an
+  upload of a listed tournament takes its kinds and S from the entry (:func:`upload_kinds`).
+- Tourist tournaments in Croatia score only once HBS approved them (rule 2): :func:`tourist_approval_decide`.
+- Internet tournaments count when their director holds an HBS licence, and the director reports them
+  (rule 10): :func:`director_licence_grant`, :func:`director_licence_revoke`, :func:`licence_valid`.
+
+The secretariat keeps all of it in the admin; every write goes through a service here and is audited.
+"""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from federation.mail import notify
+from federation.models import Federation
+from federation.roles import is_secretariat
+from federation.services import audit_record
+from tournaments.checks import CheckIssue
+from tournaments.models import DirectorLicence, RecognisedAward, RecognisedTournament, ResultUpload, TouristApproval
+
+KINDS = ("black", "red", "master")
+
+REFUSALS = {
+    "NOT_HBS": _("The list of recognised tournaments and its approvals are HBS rules (H-1, rules 2 and 10)."),
+    "NO_KINDS": _("A recognised tournament awards at least one kind with its strength S (H-1, H-4)."),
+    "STRENGTH_NOT_POSITIVE": _("The strength S of %(kind)s points must be above 0 (H-4)."),
+    "NOT_TOURIST": _("%(entry)s is not marked as a tourist tournament; only those need approval (rule 2)."),
+    "ALREADY_DECIDED": _("This was already decided: %(status)s."),
+    "REASON_REQUIRED": _("Give the reason for the refusal."),
+    "LICENCE_DATES": _("A licence ends on or after the day it starts."),
+    "LICENCE_REVOKED": _("This licence was already revoked."),
+}
+
+
+def refusal(code: str, **params) -> ValidationError:
+    return ValidationError(REFUSALS[code], code=code, params=params or None)
+
+
+def _check_secretariat(actor, federation: Federation) -> None:
+    if not is_secretariat(actor, federation):
+        raise PermissionDenied(_("Only the federation's secretariat keeps the list and its approvals."))
+    if federation.scheme != "hbs":
+        raise refusal("NOT_HBS")
+
+
+@transaction.atomic
+def recognised_tournament_save(
+    *, actor, tournament: RecognisedTournament, kinds: dict[str, Decimal]
+) -> RecognisedTournament:
+    """Add or change an entry of the annual list with the kinds it awards and their S (H-1, H-4)."""
+    _check_secretariat(actor, tournament.federation)
+    kinds = {kind: strength for kind, strength in kinds.items() if strength is not None}
+    if not kinds:
+        raise refusal("NO_KINDS")
+    for kind, strength in kinds.items():
+        if kind not in KINDS or strength <= 0:
+            raise refusal("STRENGTH_NOT_POSITIVE", kind=kind)
+    created = tournament.pk is None
+    tournament.save()
+    tournament.awards.exclude(kind__in=list(kinds)).delete()
+    for kind, strength in kinds.items():
+        RecognisedAward.objects.update_or_create(tournament=tournament, kind=kind, defaults={"strength": strength})
+    audit_record(
+        actor=actor,
+        action="recognised.create" if created else "recognised.change",
+        target=tournament,
+        payload={
+            "year": tournament.year,
+            "tourist": tournament.tourist,
+            "kinds": {k: str(s) for k, s in kinds.items()},
+        },
+    )
+    return tournament
+
+
+@transaction.atomic
+def tourist_approval_request(
+    *,
+    actor,
+    tournament: RecognisedTournament,
+    organiser: str,
+    place: str,
+    starts_on: datetime.date,
+    ends_on: datetime.date,
+    contact_email: str = "",
+) -> TouristApproval:
+    """Record a request to approve a tourist tournament of the list (rule 2)."""
+    _check_secretariat(actor, tournament.federation)
+    if not tournament.tourist:
+        raise refusal("NOT_TOURIST", entry=tournament)
+    approval = TouristApproval.objects.create(
+        tournament=tournament,
+        organiser=organiser,
+        place=place,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        contact_email=contact_email,
+    )
+    audit_record(actor=actor, action="tourist.request", target=approval, payload={"organiser": organiser})
+    return approval
+
+
+@transaction.atomic
+def tourist_approval_decide(*, actor, approval: TouristApproval, approve: bool, reason: str = "") -> TouristApproval:
+    """HBS approves or refuses a tourist tournament (rule 2); a refusal needs a reason. The organiser's
+    contact is e-mailed in the federation's language."""
+    approval = TouristApproval.objects.select_for_update().select_related("tournament__federation").get(pk=approval.pk)
+    federation = approval.tournament.federation
+    _check_secretariat(actor, federation)
+    if approval.status != TouristApproval.Status.REQUESTED:
+        raise refusal("ALREADY_DECIDED", status=approval.get_status_display())
+    if not approve and not reason.strip():
+        raise refusal("REASON_REQUIRED")
+    approval.status = TouristApproval.Status.APPROVED if approve else TouristApproval.Status.REFUSED
+    approval.decided_by = actor
+    approval.decided_at = timezone.now()
+    approval.reason = reason.strip()
+    approval.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+    audit_record(
+        actor=actor, action="tourist.decide", target=approval, payload={"approve": approve, "reason": approval.reason}
+    )
+    notify(
+        template="tourist_decided",
+        to=[approval.contact_email],
+        language=federation.default_language,
+        context={"approval": approval},
+    )
+    return approval
+
+
+@transaction.atomic
+def director_licence_grant(
+    *, actor, federation: Federation, user, number: str, valid_from: datetime.date, valid_until: datetime.date
+) -> DirectorLicence:
+    """License an internet tournament director (rule 10)."""
+    _check_secretariat(actor, federation)
+    if valid_until < valid_from:
+        raise refusal("LICENCE_DATES")
+    licence = DirectorLicence.objects.create(
+        federation=federation,
+        user=user,
+        number=number.strip(),
+        valid_from=valid_from,
+        valid_until=valid_until,
+        granted_by=actor,
+    )
+    audit_record(
+        actor=actor,
+        action="licence.grant",
+        target=licence,
+        payload={"user": user.get_username(), "from": valid_from.isoformat(), "until": valid_until.isoformat()},
+    )
+    return licence
+
+
+@transaction.atomic
+def director_licence_revoke(*, actor, licence: DirectorLicence, reason: str) -> DirectorLicence:
+    """End a licence before its time (rule 10); the reason is required and kept."""
+    licence = DirectorLicence.objects.select_for_update().select_related("federation").get(pk=licence.pk)
+    _check_secretariat(actor, licence.federation)
+    if licence.revoked_at is not None:
+        raise refusal("LICENCE_REVOKED")
+    if not reason.strip():
+        raise refusal("REASON_REQUIRED")
+    licence.revoked_at = timezone.now()
+    licence.revoked_by = actor
+    licence.revoke_reason = reason.strip()
+    licence.save(update_fields=["revoked_at", "revoked_by", "revoke_reason"])
+    audit_record(actor=actor, action="licence.revoke", target=licence, payload={"reason": licence.revoke_reason})
+    return licence
+
+
+def licence_valid(user, federation: Federation, on_date: datetime.date) -> bool:
+    """Whether ``user`` holds an HBS internet director licence valid on ``on_date`` (rule 10)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return DirectorLicence.objects.filter(
+        federation=federation,
+        user=user,
+        valid_from__lte=on_date,
+        valid_until__gte=on_date,
+        revoked_at__isnull=True,
+    ).exists()
+
+
+# --- at upload time -------------------------------------------------------------------------------------
+
+
+def listed_for(federation: Federation, today: datetime.date):
+    """The entries an upload may name: this year's and last year's list (results come in late)."""
+    return (
+        RecognisedTournament.objects.filter(federation=federation, year__in=[today.year, today.year - 1])
+        .select_related("club")
+        .prefetch_related("awards")
+        .order_by("-year", "name")
+    )
+
+
+def upload_kinds(entry: RecognisedTournament) -> dict:
+    """The facts an upload of a listed tournament takes from its entry (H-1): the kinds with their S; the
+    first kind is the tournament's category."""
+    kinds = entry.kinds
+    return {"recognised": entry.pk, "kinds": [list(pair) for pair in kinds], "category": kinds[0][0], "strength": ""}
+
+
+def upload_issues(*, upload: ResultUpload, on_date: datetime.date) -> tuple[list[str], list[CheckIssue]]:
+    """The kinds an HBS upload may award beyond the unlisted default, and the issues of its list entry and
+    internet report: wrong year or organiser (H-1), tourist tournament not approved (rule 2), internet
+    tournament without a licensed director (rule 10)."""
+    facts, issues, kinds = upload.facts, [], []
+    if facts.get("internet") and not licence_valid(upload.uploaded_by, upload.federation, on_date):
+        issues.append(CheckIssue("DIRECTOR_NOT_LICENSED", params={"date": on_date.isoformat()}))
+    if not facts.get("recognised"):
+        return kinds, issues
+    entry = (
+        RecognisedTournament.objects.filter(pk=facts["recognised"], federation=upload.federation)
+        .select_related("club", "tourist_approval")
+        .first()
+    )
+    if entry is None:
+        return kinds, issues
+    kinds = [kind for kind, _s in facts.get("kinds", [])]
+    if entry.year != on_date.year:
+        issues.append(CheckIssue("RECOGNISED_WRONG_YEAR", params={"entry": entry, "year": entry.year, "date": on_date}))
+    if entry.club_id and entry.club_id != upload.club_id:
+        organiser = upload.club or upload.region or upload.federation
+        issues.append(
+            CheckIssue(
+                "RECOGNISED_OTHER_ORGANISER", params={"entry": entry, "club": entry.club, "organiser": organiser}
+            )
+        )
+    approval = getattr(entry, "tourist_approval", None)
+    if entry.tourist and (approval is None or approval.status != TouristApproval.Status.APPROVED):
+        issues.append(CheckIssue("TOURIST_NOT_APPROVED", params={"entry": entry}))
+    return kinds, issues

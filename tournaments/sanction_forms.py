@@ -1,0 +1,85 @@
+"""Forms of the sanction workflow (§ 403B): the club's application, the district's and secretariat's steps."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import PlayingTime
+from tournaments.models import Form, SanctionApplication
+
+App = SanctionApplication
+DATE = forms.DateInput(attrs={"type": "date"})
+
+
+class SanctionApplicationForm(forms.Form):
+    """The application (§ 403B7: with the tournament's form); the service checks the conditions of § 403B."""
+
+    club = forms.ModelChoiceField(label=_("Club"), queryset=None)
+    name = forms.CharField(label=_("Tournament name"), max_length=200)
+    category = forms.ChoiceField(label=_("Points"), choices=[("SP", _("silver (SP)")), ("GP", _("gold (GP)"))])
+    quota = forms.ChoiceField(label=_("Quota"), choices=App.Quota.choices)
+    basis = forms.ChoiceField(label=_("Basis"), choices=App.Basis.choices, initial=App.Basis.QUOTA)
+    playing_time = forms.ModelChoiceField(
+        label=_("Playing time"),
+        queryset=None,
+        required=False,
+        help_text=_("Whose annual tournament this is: one full and one half per playing time per year (§ 403B1–2)."),
+    )
+    jubilee_years = forms.IntegerField(
+        label=_("Jubilee (years)"), required=False, min_value=5, help_text=_("Only for GP in a jubilee year (§ 403B4).")
+    )
+    date = forms.DateField(label=_("First day"), widget=DATE)
+    end_date = forms.DateField(label=_("Last day"), required=False, widget=DATE)
+    form = forms.ChoiceField(label=_("Form"), choices=Form.choices)
+    boards = forms.IntegerField(label=_("Boards planned"), min_value=1, max_value=2000)
+    entry_deadline = forms.DateField(label=_("Entry deadline"), widget=DATE)
+    advertised_on = forms.DateField(label=_("Advertised on"), widget=DATE)
+    advertisement = forms.ChoiceField(label=_("Advertised"), choices=App.Advertisement.choices)
+    open_to_all = forms.BooleanField(label=_("The tournament is open to all"), required=False, initial=True)
+    national = forms.BooleanField(label=_("The tournament is of national character (GP)"), required=False)
+    dispensations = forms.MultipleChoiceField(
+        label=_("Dispensation asked for (SP only, § 403B5e)"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        choices=[
+            ("b", _("b: open tournament and its advertisement")),
+            ("c", _("c: at least 5 clubs, at most half from one club")),
+            ("d", _("d: the number of boards")),
+        ],
+    )
+    dispensation_reason = forms.CharField(label=_("Why a dispensation"), required=False, widget=forms.Textarea)
+    contact_email = forms.EmailField(label=_("Contact e-mail"), required=False)
+    note = forms.CharField(label=_("Note to the district"), required=False, widget=forms.Textarea)
+
+    def __init__(self, *args, clubs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs
+        self.fields["playing_time"].queryset = (
+            PlayingTime.objects.filter(club__in=clubs, active=True).select_related("club").order_by("club", "weekday")
+        )
+        self.fields["playing_time"].label_from_instance = lambda pt: f"{pt.club.name}: {pt}"
+
+
+class RecommendForm(forms.Form):
+    """The district's recommendation to the secretariat (§ 403B7)."""
+
+    recommend = forms.TypedChoiceField(
+        label=_("The district"),
+        coerce=lambda value: value == "yes",
+        choices=[("yes", _("recommends the application")), ("no", _("does not recommend it"))],
+        widget=forms.RadioSelect,
+    )
+    note = forms.CharField(label=_("Note"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class DecideForm(forms.Form):
+    """Approve, or refuse with a reason (§ 403B4, § 403B7)."""
+
+    approve = forms.TypedChoiceField(
+        label=_("Decision"),
+        coerce=lambda value: value == "yes",
+        choices=[("yes", _("approve")), ("no", _("refuse"))],
+        widget=forms.RadioSelect,
+    )
+    reason = forms.CharField(label=_("Reason"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
