@@ -197,6 +197,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "masterpoints.tasks.standings_rebuild",
         "schedule": crontab(hour=3, minute=15),
     },
+    # The monthly title e-mail to the clubs (§ 451B: each month from September to April).
+    "title-mail-monthly": {
+        "task": "masterpoints.tasks.title_mail_monthly",
+        "schedule": crontab(hour=7, minute=0, day_of_month=1, month_of_year="9-12,1-4"),
+    },
 }
 
 # --- security: strict outside DEBUG (python manage.py check --deploy is clean) ---------------------

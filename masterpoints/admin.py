@@ -259,3 +259,6 @@ class ForeignPointsAdmin(admin.ModelAdmin):
                 actor=request.user, registration=obj, approve=False, reason=reason
             ),
         )
+
+# The title e-mails and the cups (issue 5, part 2) register their admin pages there.
+from masterpoints import office_admin  # noqa: E402, F401

@@ -118,8 +118,9 @@ def ranked(queryset: QuerySet, *, scheme: str, kind: str | None) -> QuerySet:
     """Each row's ``place`` in the filtered list (equal keys share it) and the list in that order."""
     key = ranking_key(scheme, kind)
     home = ClubMembership.objects.filter(is_home=True).select_related("club")
+    related = ("player", "player__standing") if queryset.model is SeasonStanding else ("player",)
     return (
-        queryset.select_related("player")
+        queryset.select_related(*related)
         .prefetch_related(Prefetch("player__memberships", queryset=home, to_attr="home_memberships"))
         .annotate(place=Window(Rank(), order_by=F(key).desc()))
         .order_by(F(key).desc(), "player_id")

@@ -299,31 +299,36 @@ _SEASON_COLUMNS = (
 _FRESH = "standings_fresh"
 
 
-def _season_select(federation: Federation, player_ids: Sequence[int] | None) -> tuple[str, list]:
-    """SQL of every season row of the scope, summed from the ledger in one GROUP BY (columns of
-    :data:`_SEASON_COLUMNS`). Used as is by the incremental update and by both rebuild paths."""
+def _season_sums(federation: Federation, player_ids: Sequence[int] | None) -> tuple[str, list]:
+    """SQL of the season sums of the scope, in one GROUP BY over the ledger: ``player_id, season``, one
+    column per point kind of the scheme (``bp, sp, gp`` or ``black, red, master``), ``last_award_on`` and
+    ``award_count``. The incremental update and both rebuild paths all start from this query."""
     awards = Award.objects.filter(federation=federation)
     bounds = awards.aggregate(first=Min("awarded_on"), last=Max("awarded_on"))  # two probes of the date index
     if player_ids is not None:
         awards = awards.filter(player_id__in=player_ids)
-    sums = {
-        field: Coalesce(Sum("units", filter=Q(kind=kind)), 0)
-        for field, kind in zip(_BALANCE_FIELDS, ("BP", "SP", "GP", "black", "red", "master"), strict=True)
-    }
+    sums = {kind.lower(): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in SCHEME_KINDS[federation.scheme]}
     grouped = (
         awards.annotate(season=_season_expression(federation.scheme, bounds["first"], bounds["last"]))
         .values("player_id", "season")
-        .annotate(**sums, last_award_on=Max("awarded_on"), award_count=Count("id"))
+        .annotate(**sums, last_award_on=Max("awarded_on"), award_count=Count("*"))
         .order_by()
     )
     sql, params = grouped.query.sql_with_params()
-    key = "agg.bp + agg.sp + agg.gp" if federation.scheme == "dbf" else _hbs_season_key_sql("agg")
-    select = (
-        f"SELECT agg.player_id, {int(federation.pk)} AS federation_id, agg.season, agg.bp, agg.sp, agg.gp, "  # noqa: S608 - our own SQL
-        f"agg.bp + agg.sp + agg.gp AS mp, agg.black, agg.red, agg.master, {key} AS sort_key, agg.last_award_on, "
-        f"agg.award_count FROM ({sql}) agg"
+    return sql, list(params)
+
+
+def _season_row_sql(federation: Federation, source: str) -> str:
+    """The columns of :data:`_SEASON_COLUMNS` projected from season sums in ``source`` (aliased ``agg``)."""
+    own = {kind.lower() for kind in SCHEME_KINDS[federation.scheme]}
+    balances = [f"agg.{field}" if field in own else f"0 AS {field}" for field in _BALANCE_FIELDS]
+    bp, sp, gp, black, red, master = balances
+    mp = "agg.bp + agg.sp + agg.gp" if federation.scheme == "dbf" else "0"
+    key = mp if federation.scheme == "dbf" else _hbs_season_key_sql("agg")
+    return (
+        f"SELECT agg.player_id, {int(federation.pk)} AS federation_id, agg.season, {bp}, {sp}, {gp}, {mp} AS mp, "  # noqa: S608 - our own SQL
+        f"{black}, {red}, {master}, {key} AS sort_key, agg.last_award_on, agg.award_count FROM {source} agg"
     )
-    return select, list(params)
 
 
 def _season_rows(federation: Federation, player_ids: Sequence[int] | None) -> None:
@@ -332,26 +337,37 @@ def _season_rows(federation: Federation, player_ids: Sequence[int] | None) -> No
     if player_ids is not None:
         scope = scope.filter(player_id__in=player_ids)
     scope.delete()
-    select, params = _season_select(federation, player_ids)
+    sums, params = _season_sums(federation, player_ids)
     table = connection.ops.quote_name(SeasonStanding._meta.db_table)
     with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {table} ({', '.join(_SEASON_COLUMNS)}) {select}", params)
+        cursor.execute(
+            f"INSERT INTO {table} ({', '.join(_SEASON_COLUMNS)}) {_season_row_sql(federation, f'({sums})')}", params
+        )
 
 
-def _careers(table: str, federation: Federation, player_ids: Sequence[int] | None):
+def _careers(table: str, federation: Federation, player_ids: Sequence[int] | None = None):
     """(player_id, bp, sp, gp, black, red, master, last award, awards) per player, summed over the season
-    rows in ``table`` (the season table, or the rebuild's temporary one)."""
-    sums = ", ".join(f"SUM({field})" for field in _BALANCE_FIELDS)
-    sql = f"SELECT player_id, {sums}, MAX(last_award_on), SUM(award_count) FROM {table} WHERE federation_id = %s"  # noqa: S608
-    params: list = [federation.pk]
+    rows or season sums in ``table`` (the season table, or the rebuild's temporary one)."""
+    own = [kind.lower() for kind in SCHEME_KINDS[federation.scheme]]
+    sums = ", ".join(f"SUM({field})" for field in own)
+    sql = f"SELECT player_id, {sums}, MAX(last_award_on), SUM(award_count) FROM {table}"  # noqa: S608 - our own SQL
+    params: list = []
+    if table != _FRESH:
+        sql += " WHERE federation_id = %s"
+        params.append(federation.pk)
     if player_ids is not None:
         sql += f" AND player_id IN ({', '.join(['%s'] * len(player_ids))})"
         params += list(player_ids)
     with connection.cursor() as cursor:
         cursor.execute(sql + " GROUP BY player_id", params)
         rows = cursor.fetchall()
-    # Raw SQL on SQLite returns dates as text.
-    return [(row[0], *(int(v) for v in row[1:7]), _as_date(row[7]), int(row[8])) for row in rows]
+    dbf = federation.scheme == "dbf"
+    careers = []
+    for player_id, a, b, c, last, count in rows:
+        balances = (int(a), int(b), int(c), 0, 0, 0) if dbf else (0, 0, 0, int(a), int(b), int(c))
+        # Raw SQL on SQLite returns dates as text.
+        careers.append((player_id, *balances, _as_date(last), int(count)))
+    return careers
 
 
 def _as_date(value) -> datetime.date | None:
@@ -360,15 +376,18 @@ def _as_date(value) -> datetime.date | None:
 
 def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, careers):
     """Standing rows with titles from the career sums, and the new achievements: (rows, achievements)."""
-    held = TitleAchievement.objects.filter(federation=federation)
+    table = connection.ops.quote_name(TitleAchievement._meta.db_table)
+    sql = f"SELECT player_id, rung, title, stars, reached_on FROM {table} WHERE federation_id = %s"  # noqa: S608
+    params: list = [federation.pk]
     if player_ids is not None:
-        held = held.filter(player_id__in=player_ids)
+        sql += f" AND player_id IN ({', '.join(['%s'] * len(player_ids))})"
+        params += list(player_ids)
     register: dict[int, tuple[int, str, int, datetime.date]] = {}
-    for player_id, rung, title, stars, reached_on in held.values_list(
-        "player_id", "rung", "title", "stars", "reached_on"
-    ):
-        if player_id not in register or rung > register[player_id][0]:
-            register[player_id] = (rung, title, stars, reached_on)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for player_id, rung, title, stars, reached_on in cursor.fetchall():
+            if player_id not in register or rung > register[player_id][0]:
+                register[player_id] = (rung, title, stars, _as_date(reached_on))
     book = LadderBook(federation)
     dbf = federation.scheme == "dbf"
     rows, achievements = [], []
@@ -442,22 +461,25 @@ def _rebuild_postgresql(federation: Federation) -> int:
        insert; only those are written.
     3. Career sums from the temporary table; titles in Python; only changed standings are rewritten.
     """
-    select, params = _season_select(federation, None)
+    sums, params = _season_sums(federation, None)
     seasons = connection.ops.quote_name(SeasonStanding._meta.db_table)
     values = _SEASON_COLUMNS[3:]
     differs = " OR ".join(f"s.{c} IS DISTINCT FROM f.{c}" for c in values)
     with connection.cursor() as cursor:
         # A million groups stay in memory instead of spilling to disk; compiling these one-pass queries to
         # machine code costs more than it saves; a nested loop over a million index probes loses to one
-        # hash join. This transaction only.
+        # hash join; parallel partial sums of a million groups, merged again, cost more than one pass.
+        # This transaction only.
         cursor.execute("SET LOCAL work_mem = '256MB'")
         cursor.execute("SET LOCAL jit = off")
         cursor.execute("SET LOCAL enable_nestloop = off")
+        cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
         cursor.execute(f"DROP TABLE IF EXISTS {_FRESH}, {_DIFF}")
-        cursor.execute(f"CREATE TEMPORARY TABLE {_FRESH} ON COMMIT DROP AS {select}", params)
+        cursor.execute(f"CREATE TEMPORARY TABLE {_FRESH} ON COMMIT DROP AS {sums}", params)
         cursor.execute(
             f"CREATE TEMPORARY TABLE {_DIFF} ON COMMIT DROP AS SELECT s.id AS stored, f.* "  # noqa: S608 - our SQL
-            f"FROM {_FRESH} f FULL JOIN (SELECT * FROM {seasons} WHERE federation_id = %s) s "
+            f"FROM ({_season_row_sql(federation, _FRESH)}) f "
+            f"FULL JOIN (SELECT * FROM {seasons} WHERE federation_id = %s) s "
             f"ON s.player_id = f.player_id AND s.season = f.season "
             f"WHERE s.id IS NULL OR f.player_id IS NULL OR {differs}",
             [federation.pk],
@@ -471,8 +493,14 @@ def _rebuild_postgresql(federation: Federation) -> int:
         cursor.execute(
             f"INSERT INTO {seasons} ({columns}) SELECT {columns} FROM {_DIFF} WHERE stored IS NULL"  # noqa: S608
         )
-    rows, achievements = _standing_rows(federation, None, _careers(_FRESH, federation, None))
-    stored = {row[0]: row for row in Standing.objects.filter(federation=federation).values_list(*_STANDING_COLUMNS)}
+    rows, achievements = _standing_rows(federation, None, _careers(_FRESH, federation))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(_STANDING_COLUMNS)} FROM {connection.ops.quote_name(Standing._meta.db_table)} "  # noqa: S608
+            "WHERE federation_id = %s",
+            [federation.pk],
+        )
+        stored = {row[0]: row for row in cursor.fetchall()}
     changed = [row for row in rows if stored.get(row[0]) != row]
     gone = set(stored) - {row[0] for row in rows}
     stale = [row[0] for row in changed if row[0] in stored] + sorted(gone)

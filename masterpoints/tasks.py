@@ -34,3 +34,28 @@ def standings_rebuild_all(federation_id: int | None = None) -> dict[str, int]:
     """Nightly, and on demand from the admin: every standing rebuilt from the ledger."""
     federation = Federation.objects.get(pk=federation_id) if federation_id is not None else None
     return standings_rebuild(actor=None, federation=federation)
+
+
+@shared_task(name="masterpoints.tasks.title_mail_monthly", **_RETRY)
+def title_mail_monthly() -> dict[str, dict[str, int]]:
+    """On the 1st of each month September–April (§ 451B): every club's title e-mail of this month.
+
+    Safe to run twice (a club already sent is skipped); failures are recorded on the mailing and retried by
+    the next run, and logged as errors.
+    """
+    from django.core.exceptions import ValidationError
+    from django.utils import timezone
+
+    from masterpoints.title_mail import title_mail_run
+
+    try:
+        reports = title_mail_run(month=timezone.localdate().replace(day=1))
+    except ValidationError as exc:  # run by hand outside September–April: nothing to send (§ 451B)
+        return {"refused": {message: 1 for message in exc.messages}}
+    summary = {}
+    for code, report in reports.items():
+        counts: dict[str, int] = {}
+        for outcome in report.outcomes:
+            counts[outcome.result] = counts.get(outcome.result, 0) + 1
+        summary[code] = counts
+    return summary

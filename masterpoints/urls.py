@@ -1,6 +1,6 @@
 from django.urls import path
 
-from masterpoints import public_views, views
+from masterpoints import cup_views, public_views, views
 
 app_name = "masterpoints"
 urlpatterns = [
@@ -15,4 +15,8 @@ urlpatterns = [
     path("api/rankings", public_views.api_rankings, name="api_rankings"),
     path("api/players/<str:number>", public_views.api_player_lookup, name="api_player_lookup"),
     path("api/players/<slug:code>/<str:number>", public_views.api_player, name="api_player"),
+    # Cups and top-16 lists (§ 451C–E, § 452).
+    path("cups/", cup_views.cup_list, name="cups"),
+    path("cups/report/", cup_views.cup_report, name="cup_report"),
+    path("clubs/<int:pk>/top16/", cup_views.top16_list, name="top16"),
 ]

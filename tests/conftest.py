@@ -76,6 +76,21 @@ def personas(world, django_user_model) -> Personas:
     return Personas(secretariat, commission, district_officer, director_a, director_b, player_user)
 
 
+@pytest.fixture(autouse=True)
+def eager_celery(request):
+    """Tasks run in-process in tests (design.md: tasks are called directly), even when REDIS_URL points at a
+    real broker; only tests marked ``redis`` send them through it to a real worker."""
+    if request.node.get_closest_marker("redis"):
+        yield
+        return
+    from federation.celery import app
+
+    before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.update(task_always_eager=True, task_eager_propagates=True)
+    yield
+    app.conf.update(task_always_eager=before[0], task_eager_propagates=before[1])
+
+
 @pytest.fixture
 def samples() -> Path:
     """The real result files in ../shared/samples; tests that need them skip when the folder is absent."""

@@ -16,9 +16,11 @@ from federation.tasks import ping
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.redis
 def test_tasks_run_in_process_when_no_broker_is_configured():
     if settings.REDIS_URL:
         pytest.skip("REDIS_URL is set: tasks go to the real broker (covered by the worker round-trip test)")
+    assert settings.CELERY_TASK_ALWAYS_EAGER
     assert ping.delay().get(timeout=1) == "pong"
 
 

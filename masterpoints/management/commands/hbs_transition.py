@@ -1,0 +1,132 @@
+"""``python manage.py hbs_transition opening|held-1991|keep-categories FILE`` and ``… what-if [options]``.
+
+HBS transition rules 1, 3, 4 and 8 (``masterpoints.transition``).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from federation.models import Federation
+from masterpoints.transition import (
+    transition_held_1991_import,
+    transition_keep_categories,
+    transition_opening_import,
+    transition_what_if,
+)
+
+IMPORTS = {
+    "opening": (transition_opening_import, "rule 1: opening black points, CSV number,black"),
+    "held-1991": (transition_held_1991_import, "rule 3: 1991 category holders, CSV number,category"),
+    "keep-categories": (transition_keep_categories, "rule 4: old categories kept, CSV number,category"),
+}
+
+
+class Command(BaseCommand):
+    help = "HBS transition tools (transition rules 1, 3, 4 and 8): imports of the old lists and the what-if run."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--federation", default="hbs", help="The HBS federation's code (default hbs).")
+        sub = parser.add_subparsers(dest="action", required=True)
+        for name, (_service, text) in IMPORTS.items():
+            sub.add_parser(name, help=text).add_argument("file", type=Path)
+        what_if = sub.add_parser("what-if", help="rule 8: replay the stored results under other parameters")
+        what_if.add_argument(
+            "--set",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help='A rule-set key, e.g. paid_share=0.4, paid_rounding=down, form_factors={"pairs": "1.5"}.',
+        )
+        what_if.add_argument("--strength", action="append", default=[], metavar="KIND=S", help="S for every event.")
+        what_if.add_argument("--csv", action="store_true", help="Every player as CSV instead of the changes.")
+
+    def handle(self, *args, action: str, federation: str, **options):
+        fed = Federation.objects.filter(code=federation).first()
+        if fed is None:
+            raise CommandError(f"No federation with the code {federation!r}.")
+        try:
+            if action in IMPORTS:
+                self._import(fed, action, options["file"])
+            else:
+                self._what_if(fed, options)
+        except ValidationError as exc:
+            raise CommandError("\n".join(exc.messages)) from None
+
+    def _import(self, federation, action: str, path: Path) -> None:
+        if not path.is_file():
+            raise CommandError(f"{path}: no such file.")
+        service = IMPORTS[action][0]
+        report = service(actor=None, federation=federation, data=path.read_bytes())
+        for number, kind, units in report.posted:
+            self.stdout.write(f"posted {number}: {units} {kind}")
+        for number, category in report.kept:
+            self.stdout.write(f"kept {number}: {category}")
+        if report.already:
+            self.stdout.write(f"already done, nothing posted: {', '.join(report.already)}")
+        if report.unchanged:
+            self.stdout.write(f"nothing to post: {', '.join(report.unchanged)}")
+        if report.nothing_posted:
+            self.stdout.write("This import posted nothing.")
+
+    def _what_if(self, federation, options) -> None:
+        overrides = {}
+        for item in options["set"]:
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise CommandError(f"--set {item!r}: write KEY=VALUE.")
+            value = value.strip()
+            overrides[key.strip()] = json.loads(value) if value[:1] in "{[" else _plain(value)
+        strengths = {}
+        for item in options["strength"]:
+            kind, sep, value = item.partition("=")
+            if not sep:
+                raise CommandError(f"--strength {item!r}: write KIND=S.")
+            strengths[kind.strip()] = value.strip()
+        result = transition_what_if(federation=federation, overrides=overrides, strengths=strengths)
+        writer = csv.writer(self.stdout)
+        writer.writerow(
+            [
+                "number",
+                "name",
+                "black",
+                "red",
+                "master",
+                "category",
+                "alt black",
+                "alt red",
+                "alt master",
+                "alt category",
+                "move",
+            ]
+        )
+        for row in result.rows:
+            if row.move or options["csv"]:
+                writer.writerow(
+                    [
+                        row.player.number,
+                        row.player.full_name,
+                        *row.current,
+                        row.current_category or "-",
+                        *row.alternative,
+                        row.alternative_category or "-",
+                        {1: "up", -1: "down", 0: "same"}[row.move],
+                    ]
+                )
+        self.stdout.write(
+            f"# {result.tournaments} tournaments replayed with {json.dumps(result.parameters)}: "
+            f"{result.up} up, {result.down} down, {result.same} unchanged"
+        )
+
+
+def _plain(value: str):
+    if value in ("true", "false"):
+        return value == "true"
+    if value.lstrip("-").isdigit() and "." not in value:
+        return int(value)
+    return value

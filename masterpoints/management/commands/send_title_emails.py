@@ -1,0 +1,52 @@
+"""``python manage.py send_title_emails [--dry-run] [--month YYYY-MM] [--federation CODE]`` (§ 451B)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from federation.models import Federation
+from masterpoints.title_mail import month_parse, title_mail_run
+
+
+class Command(BaseCommand):
+    help = (
+        "Sends each club the month's title e-mail (§ 451B): members who reached a higher title or category since "
+        "the last mailing, and those close to their next one. Each achievement is announced once; running it "
+        "again sends nothing twice. Exit status 1 when a club's mail failed (it is retried next run)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--month", help="The mailing's month, YYYY-MM (default: this month).")
+        parser.add_argument("--dry-run", action="store_true", help="Show what would be sent; send and write nothing.")
+        parser.add_argument("--federation", help="Only this federation (its code, e.g. dbf).")
+
+    def handle(self, *args, month: str | None, dry_run: bool, federation: str | None, **options):
+        federations = Federation.objects.order_by("pk")
+        if federation:
+            federations = federations.filter(code=federation)
+            if not federations:
+                raise CommandError(f"No federation with the code {federation!r}.")
+        try:
+            first = month_parse(month) if month else timezone.localdate().replace(day=1)
+            reports = title_mail_run(month=first, federations=federations, dry_run=dry_run)
+        except ValidationError as exc:
+            raise CommandError(" ".join(exc.messages)) from None
+        failed = 0
+        for code, report in reports.items():
+            self.stdout.write(f"{code} {first:%Y-%m}{' (dry run)' if dry_run else ''}:")
+            for outcome in report.outcomes:
+                line = f"  {outcome.club.number} {outcome.club.name}: {outcome.result}"
+                if outcome.announced or outcome.close:
+                    line += f" ({outcome.announced} new, {outcome.close} close)"
+                if outcome.error:
+                    line += f": {outcome.error}"
+                self.stdout.write(line)
+            if not report.outcomes:
+                self.stdout.write("  nothing to announce")
+            if report.homeless:
+                self.stdout.write(f"  {report.homeless} achievements of players without a home club stay pending")
+            failed += len(report.failed)
+        if failed:
+            raise CommandError(f"{failed} club mails failed; they are recorded and will be retried next run.")
