@@ -1,7 +1,9 @@
+from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import AuditEvent, Federation, Player, Region, RuleSet
+from federation.rulesets import check_payload
 
 
 @admin.register(Federation)
@@ -28,8 +30,30 @@ class PlayerAdmin(admin.ModelAdmin):
     date_hierarchy = "dues_paid_until"
 
 
+class RuleSetForm(forms.ModelForm):
+    class Meta:
+        model = RuleSet
+        fields = ["federation", "valid_from", "name", "payload", "note"]
+
+    def clean(self):
+        data = super().clean()
+        federation, payload = data.get("federation"), data.get("payload")
+        if federation and payload:
+            if not isinstance(payload, dict):
+                self.add_error("payload", _("The rule values must be a JSON object of field names and values."))
+            else:
+                try:
+                    check_payload(federation.scheme, payload)
+                except ValueError as error:
+                    self.add_error("payload", str(error))
+        return data
+
+
 @admin.register(RuleSet)
 class RuleSetAdmin(admin.ModelAdmin):
+    """Dated rule sets: the payload overrides the engine's built-in values from ``valid_from`` on."""
+
+    form = RuleSetForm
     list_display = ["name", "federation", "valid_from"]
     list_filter = ["federation"]
 

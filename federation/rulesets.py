@@ -21,12 +21,21 @@ _SCHEMES = {
 }
 
 
+def check_payload(scheme: str, payload: dict) -> None:
+    """Refuse a payload the engine cannot read (unknown field, wrong type): ``ValueError`` naming it."""
+    rule_class, built_in, _choose = _SCHEMES[scheme]
+    try:
+        rule_class.from_dict({**built_in[-1].to_dict(), **payload})
+    except (TypeError, KeyError) as error:
+        raise ValueError(str(error)) from error
+
+
 def rules_for(federation: Federation, on_date: datetime.date):
     """The engine rule set for ``federation`` on ``on_date``; ``LookupError`` when none is valid yet."""
     rule_class, built_in, choose = _SCHEMES[federation.scheme]
     candidates = list(built_in)
     base = built_in[-1]
     for row in federation.rule_sets.filter(valid_from__lte=on_date).order_by("valid_from"):
-        stored = rule_class.from_dict(row.payload, base) if row.payload else base
+        stored = rule_class.from_dict({**base.to_dict(), **row.payload}) if row.payload else base
         candidates.append(dataclasses.replace(stored, valid_from=row.valid_from))
     return choose(on_date, candidates)

@@ -260,5 +260,6 @@ class ForeignPointsAdmin(admin.ModelAdmin):
             ),
         )
 
+
 # The title e-mails and the cups (issue 5, part 2) register their admin pages there.
 from masterpoints import office_admin  # noqa: E402, F401

@@ -227,6 +227,24 @@ class TitleAchievement(models.Model):
         raise TypeError("Title achievements are append-only: a title once registered is never lost.")
 
 
+class StandingsVersion(models.Model):
+    """A counter raised in the same transaction as every change of a federation's standings: pages that
+    cache what they read from the standings put it in their cache keys, so a change is seen at once."""
+
+    federation = models.OneToOneField(
+        Federation, on_delete=models.CASCADE, primary_key=True, related_name="standings_version"
+    )
+    version = models.BigIntegerField(_("version"), default=0)
+    changed_at = models.DateTimeField(_("changed"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("standings version")
+        verbose_name_plural = _("standings versions")
+
+    def __str__(self) -> str:
+        return f"{self.federation_id}: {self.version}"
+
+
 # --- correction requests (issue 5; HBS transition rule 6) ----------------------------------------------
 
 

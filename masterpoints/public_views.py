@@ -6,14 +6,19 @@ Views are thin: the filter set and the selectors read, the tables render, the se
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_filters.views import FilterView
@@ -30,6 +35,9 @@ from masterpoints.standings import SCHEME_KINDS, player_hide_name_set, season_la
 from masterpoints.tables import AwardTable, StandingTable, home_club_name, record_title, shown_name
 
 PAGE_SIZE = 50
+#: How long a rendered rankings list is kept; the standings version in the key makes every change visible
+#: at once, so this only bounds the memory the cache holds.
+RANKINGS_CACHE_SECONDS = 600
 API_PAGE_SIZE_MAX = 100
 #: An export holds at most this many rows of the list as filtered and sorted (a bound on the work a public
 #: request may cause); the page says so next to the links.
@@ -37,7 +45,13 @@ EXPORT_MAX_ROWS = 10_000
 
 
 class RankingListView(SingleTableMixin, FilterView):
-    """``/rankings/``: the list of one federation, filtered, sorted and paginated, exportable as CSV/XLSX."""
+    """``/rankings/``: the list of one federation, filtered, sorted and paginated, exportable as CSV/XLSX.
+
+    The rankings are the busiest page and change only when standings do: the filters and the table are
+    cached per query, language and viewer kind, under the federation's standings version (raised in the
+    transaction of every standings change) and today's date (the official list follows dues paid), so a
+    change shows at once. The page around them (login, language form) is rendered for each request.
+    """
 
     table_class = StandingTable
     filterset_class = StandingFilter
@@ -52,26 +66,53 @@ class RankingListView(SingleTableMixin, FilterView):
 
     def get_table_kwargs(self):
         federation = self.filterset.federation
-        return {
-            "federation": federation,
-            "see_hidden": federation is not None and selectors.can_see_hidden(self.request.user, federation),
-        }
+        return {"federation": federation, "see_hidden": self._see_hidden(federation)}
+
+    def _see_hidden(self, federation) -> bool:
+        return federation is not None and selectors.can_see_hidden(self.request.user, federation)
 
     def get(self, request, *args, **kwargs):
-        response = super().get(request, *args, **kwargs)
         export = request.GET.get("export")
-        if export in ("csv", "xlsx") and self.filterset.federation is not None:
-            return _export(request, self.get_table(**self.get_table_kwargs()), export, self.filterset)
-        return response
+        key = None if export else self._cache_key()
+        part = cache.get(key) if key else None
+        if part is None:
+            self.filterset = self.get_filterset(self.get_filterset_class())
+            valid = self.filterset.is_valid() or not self.get_strict()
+            self.object_list = self.filterset.qs if valid else self.filterset.queryset.none()
+            if export in ("csv", "xlsx") and self.filterset.federation is not None:
+                return _export(request, self.get_table(**self.get_table_kwargs()), export, self.filterset)
+            context = self.get_context_data(filter=self.filterset, object_list=self.object_list)
+            part = {
+                "body": render_to_string("masterpoints/ranking_body.html", context, request),
+                "federation_name": context.get("federation", ""),
+                "season_label": context.get("season_label", ""),
+            }
+            if key:
+                cache.set(key, part, RANKINGS_CACHE_SECONDS)
+        return render(request, self.template_name, part)
+
+    def _cache_key(self) -> str:
+        query = self.request.GET
+        federation = query.get("federation", "")
+        if not federation.isdigit():
+            federation = str(selectors.default_federation_id() or 0)
+        version = selectors.standings_version(int(federation))
+        user = self.request.user
+        viewer = (
+            "all"
+            if user.is_authenticated and self._see_hidden(selectors.federation_by_id(int(federation)))
+            else "public"
+        )
+        digest = hashlib.sha256(urlencode(sorted(query.lists()), doseq=True).encode()).hexdigest()[:32]
+        return f"rankings:{federation}:{version}:{selectors.today()}:{get_language()}:{viewer}:{digest}"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         filterset = self.filterset
         if filterset.federation is not None:
             context["federation"] = filterset.federation
-            context["season_label"] = (
-                season_label(filterset.scheme, filterset.chosen_season) if filterset.chosen_season else ""
-            )
+            season = filterset.chosen_season
+            context["season_label"] = season_label(filterset.scheme, season) if season else ""
             query = self.request.GET.copy()
             query.pop("page", None)
             context["export_query"] = query

@@ -27,7 +27,7 @@ from federation.models import Federation, Player, Region, official_list_q
 from federation.roles import is_secretariat
 from masterpoints.engine.dbf.titles import Balance, missing_units, title_for
 from masterpoints.engine.hbs.categories import category_for
-from masterpoints.models import Award, SeasonStanding, Standing, TitleAchievement
+from masterpoints.models import Award, SeasonStanding, Standing, StandingsVersion, TitleAchievement
 from masterpoints.standings import SCHEME_KINDS, LadderBook, season_label, season_of
 from tournaments.models import Tournament
 
@@ -60,6 +60,19 @@ def today() -> datetime.date:
 
 def default_federation() -> Federation | None:
     return Federation.objects.order_by("name").first()
+
+
+def default_federation_id() -> int | None:
+    return Federation.objects.order_by("name").values_list("pk", flat=True).first()
+
+
+def federation_by_id(pk: int) -> Federation | None:
+    return Federation.objects.filter(pk=pk).first()
+
+
+def standings_version(federation_id: int) -> int:
+    """The federation's standings version: raised by every change of its standings (cache keys use it)."""
+    return StandingsVersion.objects.filter(federation_id=federation_id).values_list("version", flat=True).first() or 0
 
 
 def official_by_default(federation: Federation) -> bool:

@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.db import connection, transaction
-from django.db.models import Case, Count, IntegerField, Max, Min, Q, Sum, Value, When
+from django.db.models import Case, Count, F, IntegerField, Max, Min, Q, Sum, Value, When
 from django.db.models.functions import Cast, Coalesce, ExtractYear
+from django.utils import timezone
 
 from federation.models import Federation, Player
 from federation.rulesets import rules_for
@@ -35,7 +36,7 @@ from federation.services import audit_record
 from masterpoints.engine.dbf import rules as dbf_rules
 from masterpoints.engine.dbf.titles import Balance, holds
 from masterpoints.engine.hbs import rules as hbs_rules
-from masterpoints.models import Award, SeasonStanding, Standing, TitleAchievement
+from masterpoints.models import Award, SeasonStanding, Standing, StandingsVersion, TitleAchievement
 from tournaments.models import Tournament
 
 # --- seasons --------------------------------------------------------------------------------------------
@@ -430,11 +431,22 @@ def _write(model, columns: Sequence[str], rows: list[tuple]) -> None:
     model.objects.bulk_create([model(**dict(zip(columns, row, strict=True))) for row in rows], batch_size=2000)
 
 
+def _bump(federation: Federation) -> None:
+    """Raise the federation's standings version (cached pages key on it); called under the lock."""
+    if not StandingsVersion.objects.filter(federation=federation).update(
+        version=F("version") + 1, changed_at=timezone.now()
+    ):
+        StandingsVersion.objects.create(federation=federation, version=1)
+
+
 def _recompute(federation: Federation, player_ids: Sequence[int] | None) -> int:
     """Replace the standings of ``player_ids`` (``None``: the whole federation) from the ledger."""
     _lock(federation)
     if player_ids is None and connection.vendor == "postgresql":
-        return _rebuild_postgresql(federation)
+        written, changed = _rebuild_postgresql(federation)
+        if changed:
+            _bump(federation)
+        return written
     _season_rows(federation, player_ids)
     table = connection.ops.quote_name(SeasonStanding._meta.db_table)
     rows, achievements = _standing_rows(federation, player_ids, _careers(table, federation, player_ids))
@@ -445,13 +457,14 @@ def _recompute(federation: Federation, player_ids: Sequence[int] | None) -> int:
     _write(Standing, _STANDING_COLUMNS, rows)
     # The register is append-only; ON CONFLICT DO NOTHING keeps a rung recorded once.
     TitleAchievement.objects.bulk_create(achievements, ignore_conflicts=True, batch_size=2000)
+    _bump(federation)
     return len(rows)
 
 
 _DIFF = "standings_season_diff"
 
 
-def _rebuild_postgresql(federation: Federation) -> int:
+def _rebuild_postgresql(federation: Federation) -> tuple[int, bool]:
     """The full rebuild on PostgreSQL: the same sums and titles as :func:`_recompute`, but rows that are
     already right are left alone, so a nightly rebuild of a consistent database writes (almost) nothing.
 
@@ -493,6 +506,8 @@ def _rebuild_postgresql(federation: Federation) -> int:
         cursor.execute(
             f"INSERT INTO {seasons} ({columns}) SELECT {columns} FROM {_DIFF} WHERE stored IS NULL"  # noqa: S608
         )
+        cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {_DIFF})")  # noqa: S608
+        seasons_changed = cursor.fetchone()[0]
     rows, achievements = _standing_rows(federation, None, _careers(_FRESH, federation))
     with connection.cursor() as cursor:
         cursor.execute(
@@ -508,7 +523,7 @@ def _rebuild_postgresql(federation: Federation) -> int:
         Standing.objects.filter(player_id__in=stale[start : start + 10000]).delete()
     _write(Standing, _STANDING_COLUMNS, changed)
     TitleAchievement.objects.bulk_create(achievements, ignore_conflicts=True, batch_size=2000)
-    return len(rows)
+    return len(rows), bool(seasons_changed or stale or changed or achievements)
 
 
 # --- services ---------------------------------------------------------------------------------------------

@@ -76,7 +76,7 @@ class StandingTable(tables.Table):
 
     class Meta:
         attrs = {"class": "table ranking"}
-        template_name = "masterpoints/table.html"
+        template_name = "masterpoints/ranking_table.html"
         empty_text = _("No player matches these filters.")
 
     def __init__(self, data, *, federation, see_hidden: bool = False, **kwargs):
@@ -85,6 +85,24 @@ class StandingTable(tables.Table):
         super().__init__(data, exclude=[*exclude, *kwargs.pop("exclude", ())], **kwargs)
         self.federation = federation
         self.see_hidden = see_hidden
+
+    def before_render(self, request):
+        """Each shown record gets its cells as plain (class, value) pairs: the rankings page renders its rows
+        from these without a template per cell (same values as the ``render_`` methods; tested)."""
+        super().before_render(request)
+        cells = {
+            "place": lambda r: ("num", r.place),
+            "number": lambda r: ("", r.player.number),
+            "name": lambda r: ("", self.render_name(r)),
+            "club": lambda r: ("", home_club_name(r)),
+            "title": lambda r: ("", record_title(r)),
+        }
+        for name in _ALL_POINTS:
+            decimals = _DECIMALS[name]
+            cells[name] = lambda r, name=name, decimals=decimals: ("num", format_units(getattr(r, name), decimals))
+        shown = [column.name for column in self.columns]
+        for row in self.page.object_list if self.page else self.rows:
+            row.record.cells = [cells[name](row.record) for name in shown]
 
     def render_name(self, record):
         player = record.player

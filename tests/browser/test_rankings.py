@@ -58,7 +58,7 @@ def test_a_player_finds_their_standing_and_why_an_award_is_this_many_points(page
     assert rows.first.locator("td").first.inner_text().strip() == "1"
 
     # Filter by club: only club A's members remain.
-    page.get_by_label("Club").select_option(label=str(world.club_a))
+    page.get_by_label("Club").select_option(label=world.club_a.name)
     page.get_by_role("button", name="Show").click()
     page.wait_for_url("**/rankings/?*club=*")
     clubs = {text.strip() for text in page.locator("table.ranking tbody tr td:nth-child(4)").all_inner_texts()}

@@ -144,8 +144,8 @@ def test_each_club_is_mailed_its_members_new_titles_in_its_own_language_with_tex
 
 
 def test_members_close_to_their_next_title_are_listed_beside_the_new_ones_451b(clubs, smtp):
-    member(clubs.club_a, "511", 250)
-    close = member(clubs.club_a, "512", 480, first="Nær")  # klubmester; 4.80 of the 5 MP of Klubmester ★
+    member(clubs.club_b, "511", 250)  # club B writes English
+    close = member(clubs.club_b, "512", 480, first="Nær")  # klubmester; 4.80 of the 5 MP of Klubmester ★
     TitleAchievement.objects.filter(player=close).update(
         announced_at=datetime.datetime(2025, 9, 1, tzinfo=datetime.UTC)
     )
