@@ -6,6 +6,7 @@ from html import escape
 
 import django_filters
 from django import forms
+from django.core.cache import cache
 from django.forms.utils import flatatt
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -37,6 +38,26 @@ def _choice(label, empty_label, method):
     return django_filters.ChoiceFilter(
         choices=(), label=label, empty_label=empty_label, method=method, widget=FastSelect
     )
+
+
+#: Regions, clubs, titles and seasons to choose from change seldom: each process keeps them this long.
+CHOICES_SECONDS = 300
+
+
+def _choices(federation: Federation) -> dict[str, list]:
+    key = f"rankings-choices:{federation.pk}:{selectors.today()}"
+    choices = cache.get(key)
+    if choices is None:
+        choices = {
+            "region": list(Region.objects.filter(federation=federation).order_by("name").values_list("pk", "name")),
+            "club": list(
+                Club.objects.filter(federation=federation, active=True).order_by("name").values_list("pk", "name")
+            ),
+            "rung": selectors.title_choices(federation),
+            "season": selectors.season_choices(federation),
+        }
+        cache.set(key, choices, CHOICES_SECONDS)
+    return choices
 
 
 class StandingFilter(django_filters.FilterSet):
@@ -79,15 +100,11 @@ class StandingFilter(django_filters.FilterSet):
         self.filters["federation"].extra["choices"] = [(f.pk, f.name) for f in federations]
         if federation is None:
             return
-        regions = Region.objects.filter(federation=federation).order_by("name").values_list("pk", "name")
-        clubs = Club.objects.filter(federation=federation, active=True).order_by("name").values_list("pk", "name")
-        self.filters["region"].extra["choices"] = list(regions)
-        self.filters["club"].extra["choices"] = list(clubs)
-        self.filters["rung"].extra["choices"] = selectors.title_choices(federation)
+        for name, choices in _choices(federation).items():
+            self.filters[name].extra["choices"] = choices
         self.filters["kind"].extra["choices"] = [
             (value, label) for value, label, _c in selectors.RANKING_KINDS[federation.scheme]
         ]
-        self.filters["season"].extra["choices"] = selectors.season_choices(federation)
 
     @property
     def scheme(self) -> str:

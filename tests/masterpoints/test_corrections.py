@@ -197,7 +197,8 @@ def test_granting_posts_a_correction_entry_and_changes_the_balance_and_mails_the
     )
     decided = AuditEvent.objects.get(action="correction.decide")
     assert decided.payload["entries"] == [{"award": entry.pk, "kind": "BP", "units": 8, "source": "correction"}]
-    assert any("player@example.com" in mail.to and "granted" in mail.subject for mail in mailoutbox)
+    # The player's home club writes Danish (the federation's language): "imødekommet" is "granted".
+    assert any("player@example.com" in mail.to and "imødekommet" in mail.subject for mail in mailoutbox)
 
 
 def test_granting_can_reverse_the_whole_award_without_editing_it(world, personas, award):
