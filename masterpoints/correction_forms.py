@@ -5,12 +5,16 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from masterpoints.corrections import DOCUMENT_MAX_BYTES
 from masterpoints.engine.common import KIND_DECIMALS
 from masterpoints.models import Award
 from tournaments.models import Tournament
+
+
+lazy_interpolate = lazy(lambda template, values: str(template) % values, str)
 
 
 class CorrectionRequestForm(forms.Form):
@@ -32,8 +36,11 @@ class CorrectionRequestForm(forms.Form):
     document = forms.FileField(
         label=_("Document (optional)"),
         required=False,
-        help_text=_("A PDF, image, text, spreadsheet or results file of at most %(limit)s MB.")
-        % {"limit": DOCUMENT_MAX_BYTES // 1024 // 1024},
+        # Lazy, so the help text is translated per request rather than once at import.
+        help_text=lazy_interpolate(
+            _("A PDF, image, text, spreadsheet or results file of at most %(limit)s MB."),
+            {"limit": DOCUMENT_MAX_BYTES // 1024 // 1024},
+        ),
     )
 
     def __init__(self, *args, awards, tournaments, for_others: bool, **kwargs):
