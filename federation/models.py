@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from federation.appendonly import AppendOnlyModel, AppendOnlyQuerySet
+
 
 class Scheme(models.TextChoices):
     """Which rule book a federation's points follow."""
@@ -166,16 +168,14 @@ class RuleSet(models.Model):
         return f"{self.name} ({self.valid_from:%Y-%m-%d})"
 
 
-class AuditEventQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise TypeError("The audit log is append-only.")
-
-    def delete(self):
-        raise TypeError("The audit log is append-only.")
+class AuditEventQuerySet(AppendOnlyQuerySet):
+    refusal = "The audit log is append-only."
 
 
-class AuditEvent(models.Model):
+class AuditEvent(AppendOnlyModel):
     """One audited decision or change, written by a service in the same transaction (append-only)."""
+
+    refusal = "The audit log is append-only: an audit event cannot be changed or deleted."
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("actor")
@@ -198,10 +198,3 @@ class AuditEvent(models.Model):
     def __str__(self) -> str:
         return f"{self.action} {self.target_repr}"
 
-    def save(self, *args, **kwargs):
-        if self.pk is not None and not self._state.adding:
-            raise TypeError("The audit log is append-only: an audit event cannot be changed.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("The audit log is append-only: an audit event cannot be deleted.")

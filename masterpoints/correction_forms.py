@@ -13,7 +13,6 @@ from masterpoints.engine.common import KIND_DECIMALS
 from masterpoints.models import Award
 from tournaments.models import Tournament
 
-
 lazy_interpolate = lazy(lambda template, values: str(template) % values, str)
 
 

@@ -7,20 +7,17 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from federation.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from federation.models import Federation, Player
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from tournaments.models import PointKind, Tournament
 
 
-class AwardQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise TypeError("The award ledger is append-only: post a reversing or adjusting award instead.")
-
-    def delete(self):
-        raise TypeError("The award ledger is append-only: post a reversing or adjusting award instead.")
+class AwardQuerySet(AppendOnlyQuerySet):
+    refusal = "The award ledger is append-only: post a reversing or adjusting award instead."
 
 
-class Award(models.Model):
+class Award(AppendOnlyModel):
     """One entry in a player's points ledger, in integer units of its kind (1 BP, 0.1 SP, 0.01 GP, 1 point).
 
     A result award comes from a confirmed tournament with the engine's explanation; a reversal cancels
@@ -52,6 +49,8 @@ class Award(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
 
+    refusal = "The award ledger is append-only: post a reversing or adjusting award instead."
+
     objects = AwardQuerySet.as_manager()
 
     class Meta:
@@ -77,14 +76,6 @@ class Award(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.units} {self.kind}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise TypeError("The award ledger is append-only: an award cannot be changed.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("The award ledger is append-only: an award cannot be deleted.")
 
     @property
     def amount(self) -> str:
