@@ -16,6 +16,7 @@ import concurrent.futures
 import datetime
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -54,7 +55,8 @@ def main() -> None:
 
     setup_test_environment()
     old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=not args.reuse, keepdb=args.reuse)
+    # serialize=False: no copy of the whole database in memory (that is for TransactionTestCase only).
+    connection.creation.create_test_db(verbosity=0, autoclobber=not args.reuse, keepdb=args.reuse, serialize=False)
     try:
         run(args)
     finally:
@@ -348,6 +350,7 @@ def latency_figures(args) -> None:
     finally:
         gunicorn.terminate()
         gunicorn.wait(timeout=30)
+        shutil.rmtree(static, ignore_errors=True)
 
 
 if __name__ == "__main__":

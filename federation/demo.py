@@ -383,15 +383,22 @@ def plan_season(
     rng = random.Random(f"{SEED}-{scheme}-season-{season_index}")
     start, end = bounds
     days = (end - start).days + 1
-    mix = [row for row in DEMO_EVENT_MIX[scheme] if hosts.get(row[0])]
+    # Only hosts with players enough for the smallest field of their kind of event hold one.
+    able = {
+        organiser: [h for h in hosts.get(organiser, ()) if len(h.players) >= 2 * smallest]
+        for organiser, _category, _share, smallest, _largest, _boards in DEMO_EVENT_MIX[scheme]
+    }
+    mix = [row for row in DEMO_EVENT_MIX[scheme] if able[row[0]]]
+    if not mix:
+        return []
     weights = [row[2] for row in mix]
-    host_weights = {organiser: _cumulative([len(h.players) for h in hosts[organiser]]) for organiser, *_ in mix}
+    host_weights = {organiser: _cumulative([len(h.players) for h in able[organiser]]) for organiser, *_ in mix}
     events: list[DemoEvent] = []
     planned = 0
     misses = 0
     while planned < awards_wanted and misses < 1000:
         organiser, category, _share, smallest, largest, boards = rng.choices(mix, weights)[0]
-        host = rng.choices(hosts[organiser], cum_weights=host_weights[organiser])[0]
+        host = rng.choices(able[organiser], cum_weights=host_weights[organiser])[0]
         pairs = min(len(host.players) // 2, round(rng.triangular(smallest, largest, smallest + 3)))
         if pairs < smallest:
             misses += 1

@@ -197,4 +197,3 @@ class AuditEvent(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.action} {self.target_repr}"
-

@@ -261,5 +261,6 @@ class ForeignPointsAdmin(admin.ModelAdmin):
         )
 
 
-# The title e-mails and the cups (issue 5, part 2) register their admin pages there.
-from masterpoints import office_admin  # noqa: E402, F401
+# The title e-mails and the cups (issue 5, part 2), and the standings with the register of titles and the
+# rebuild button (issue 4), register their admin pages there.
+from masterpoints import office_admin, standings_admin  # noqa: E402, F401

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from html import escape
 
 import django_filters
@@ -21,17 +22,35 @@ OFFICIAL_CHOICES = (("yes", _("official list only")), ("no", _("everyone with po
 
 class FastSelect(forms.Select):
     """A ``<select>`` built in Python: a federation's thousand clubs cost a millisecond instead of a
-    template rendering per option (the rankings page is the busiest page of the site)."""
+    template rendering per option (the rankings page is the busiest page of the site).
+
+    ``options_html``: the ``<option>`` elements, escaped and built once (kept in the choices cache) and
+    outside ``choices``, so that a form's copy of the widget does not normalise a thousand choices; the
+    chosen one is marked at rendering. Without it, ``choices`` are rendered.
+    """
+
+    def __init__(self, attrs=None, choices=(), *, options_html: str | None = None):
+        super().__init__(attrs, choices)
+        self.options_html = options_html
+
+    def __deepcopy__(self, memo):
+        copied = super().__deepcopy__(memo) if self.options_html is None else copy.copy(self)
+        copied.attrs = self.attrs.copy()
+        return copied
 
     def render(self, name, value, attrs=None, renderer=None):
         chosen = set(self.format_value(value))
-        options = "".join(
-            f'<option value="{escape(str(key))}"{" selected" if str(key) in chosen else ""}>'
-            f"{escape(str(label))}</option>"
-            for key, label in self.choices
-        )
+        options = self.options_html
+        if options is None:
+            options = options_html((key, str(label)) for key, label in self.choices)
+        for key in chosen:
+            options = options.replace(f'value="{escape(key)}">', f'value="{escape(key)}" selected>', 1)
         final = {**self.build_attrs(self.attrs, attrs), "name": name}
-        return mark_safe(f"<select{flatatt(final)}>{options}</select>")  # noqa: S308 - every value escaped above
+        return mark_safe(f"<select{flatatt(final)}>{options}</select>")  # noqa: S308 - every value escaped
+
+
+def options_html(pairs) -> str:
+    return "".join(f'<option value="{escape(str(key))}">{escape(label)}</option>' for key, label in pairs)
 
 
 def _choice(label, empty_label, method):
@@ -48,11 +67,11 @@ def _choices(federation: Federation) -> dict[str, list]:
     key = f"rankings-choices:{federation.pk}:{selectors.today()}"
     choices = cache.get(key)
     if choices is None:
+        regions = Region.objects.filter(federation=federation).order_by("name").values_list("pk", "name")
+        clubs = Club.objects.filter(federation=federation, active=True).order_by("name").values_list("pk", "name")
         choices = {
-            "region": list(Region.objects.filter(federation=federation).order_by("name").values_list("pk", "name")),
-            "club": list(
-                Club.objects.filter(federation=federation, active=True).order_by("name").values_list("pk", "name")
-            ),
+            "region": options_html(regions),
+            "club": options_html(clubs),
             "rung": selectors.title_choices(federation),
             "season": selectors.season_choices(federation),
         }
@@ -69,8 +88,10 @@ class StandingFilter(django_filters.FilterSet):
     """
 
     federation = _choice(_("Federation"), None, "keep")
-    region = _choice(_("Region"), _("all regions"), "filter_region")
-    club = _choice(_("Club"), _("all clubs"), "filter_club")
+    # Long lists: plain text fields with a select for a widget, so that a form never copies a thousand
+    # choices (a choice field deep-copies its choices with every form); the methods ignore what is no id.
+    region = django_filters.CharFilter(label=_("Region"), method="filter_region", widget=FastSelect)
+    club = django_filters.CharFilter(label=_("Club"), method="filter_club", widget=FastSelect)
     rung = _choice(_("Title or category"), _("any"), "filter_rung")
     kind = _choice(_("Ranked by"), None, "keep")
     season = _choice(_("Season"), _("all seasons (career)"), "keep")
@@ -100,8 +121,12 @@ class StandingFilter(django_filters.FilterSet):
         self.filters["federation"].extra["choices"] = [(f.pk, f.name) for f in federations]
         if federation is None:
             return
-        for name, choices in _choices(federation).items():
-            self.filters[name].extra["choices"] = choices
+        choices = _choices(federation)
+        for name, everything in (("region", _("all regions")), ("club", _("all clubs"))):
+            options = options_html([("", str(everything))]) + choices[name]
+            self.filters[name].extra["widget"] = FastSelect(options_html=options)
+        self.filters["rung"].extra["choices"] = choices["rung"]
+        self.filters["season"].extra["choices"] = choices["season"]
         self.filters["kind"].extra["choices"] = [
             (value, label) for value, label, _c in selectors.RANKING_KINDS[federation.scheme]
         ]
@@ -130,10 +155,10 @@ class StandingFilter(django_filters.FilterSet):
         return queryset
 
     def filter_region(self, queryset, name, value):
-        return selectors.in_region(queryset, int(value))
+        return selectors.in_region(queryset, int(value)) if value.isdigit() else queryset
 
     def filter_club(self, queryset, name, value):
-        return selectors.in_club(queryset, int(value))
+        return selectors.in_club(queryset, int(value)) if value.isdigit() else queryset
 
     def filter_rung(self, queryset, name, value):
         return selectors.with_rung(queryset, int(value))

@@ -35,9 +35,10 @@ from masterpoints.standings import SCHEME_KINDS, player_hide_name_set, season_la
 from masterpoints.tables import AwardTable, StandingTable, home_club_name, record_title, shown_name
 
 PAGE_SIZE = 50
-#: How long a rendered rankings list is kept; the standings version in the key makes every change visible
-#: at once, so this only bounds the memory the cache holds.
-RANKINGS_CACHE_SECONDS = 600
+#: How long a rendered rankings list is kept. Standings changes and a player hiding their name raise the
+#: standings version in the key and show at once; other changes to the register (a new name, a club
+#: membership) show within this time.
+RANKINGS_CACHE_SECONDS = 300
 API_PAGE_SIZE_MAX = 100
 #: An export holds at most this many rows of the list as filtered and sorted (a bound on the work a public
 #: request may cause); the page says so next to the links.

@@ -70,9 +70,11 @@ def federation_by_id(pk: int) -> Federation | None:
     return Federation.objects.filter(pk=pk).first()
 
 
-def standings_version(federation_id: int) -> int:
-    """The federation's standings version: raised by every change of its standings (cache keys use it)."""
-    return StandingsVersion.objects.filter(federation_id=federation_id).values_list("version", flat=True).first() or 0
+def standings_version(federation_id: int) -> str:
+    """The federation's standings version, raised by every change of its standings, with the time of that
+    change (cache keys use it; the time also tells a restored or recreated database apart)."""
+    row = StandingsVersion.objects.filter(federation_id=federation_id).values_list("version", "changed_at").first()
+    return f"{row[0]}-{row[1].timestamp():.6f}" if row else "0"
 
 
 def official_by_default(federation: Federation) -> bool:
@@ -90,14 +92,14 @@ def ranking_base(*, federation: Federation, season: int | None) -> QuerySet:
     return SeasonStanding.objects.filter(federation=federation, season=season)
 
 
-def in_region(queryset: QuerySet, region: Region) -> QuerySet:
+def in_region(queryset: QuerySet, region: Region | int) -> QuerySet:
     """Players whose home club lies in ``region`` (a district includes the clubs of its circles)."""
     regions = Q(club__regions=region) | Q(club__regions__parent=region)
     home = ClubMembership.objects.filter(regions, player_id=OuterRef("player_id"), is_home=True)
     return queryset.filter(Exists(home))
 
 
-def in_club(queryset: QuerySet, club: Club) -> QuerySet:
+def in_club(queryset: QuerySet, club: Club | int) -> QuerySet:
     """Current members of ``club`` (home club or not)."""
     members = ClubMembership.objects.filter(club=club, player_id=OuterRef("player_id"), until__isnull=True)
     return queryset.filter(Exists(members))
@@ -273,10 +275,14 @@ def title_status(player: Player, standing: Standing | None) -> TitleStatus:
         following = ladder.rung_of(shown + 1)
         step = None
         if following is not None:
-            missing = []
-            for kind in SCHEME_KINDS["dbf"]:
-                units = missing_units(balance, kind, shown + 1, ladder.rules)
-                missing.append((kind, None if units is None else _amount(units, kind)))
+            if status.next is not None and shown == status.rank:
+                units_missing = dict(status.next.missing)
+            else:  # a held title above the computed one: what the rung above the held one needs
+                units_missing = {k: missing_units(balance, k, shown + 1, ladder.rules) for k in SCHEME_KINDS["dbf"]}
+            missing = [
+                (kind, None if units_missing[kind] is None else _amount(units_missing[kind], kind))
+                for kind in SCHEME_KINDS["dbf"]
+            ]
             step = NextStep(title_label(following.title, following.stars), missing)
         return TitleStatus(title, reached, computed, shown > status.rank, step)
     black, red, master = (max(0, getattr(standing, k, 0) if standing else 0) for k in SCHEME_KINDS["hbs"])

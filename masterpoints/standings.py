@@ -462,14 +462,15 @@ def _recompute(federation: Federation, player_ids: Sequence[int] | None) -> int:
 
 
 _DIFF = "standings_season_diff"
+#: Players recomputed per part by :func:`standings_refresh_players`.
+_PART = 5000
 
 
 def _rebuild_postgresql(federation: Federation) -> tuple[int, bool]:
     """The full rebuild on PostgreSQL: the same sums and titles as :func:`_recompute`, but rows that are
     already right are left alone, so a nightly rebuild of a consistent database writes (almost) nothing.
 
-    1. One GROUP BY over the ledger into a temporary table (``CREATE TABLE AS`` may run in parallel,
-       where ``INSERT … SELECT`` may not).
+    1. One GROUP BY over the ledger into a temporary table.
     2. One hash full join of those sums with the stored season rows gives the rows to delete, update and
        insert; only those are written.
     3. Career sums from the temporary table; titles in Python; only changed standings are rewritten.
@@ -536,9 +537,8 @@ def standings_refresh_players(*, federation: Federation, player_ids: Iterable[in
     Returns how many standings were written. Ranks are not stored, so nobody else's row changes.
     """
     ids = sorted(set(player_ids))
-    if not ids:
-        return 0
-    return _recompute(federation, ids)
+    # In parts, so that no query carries more parameters than the database takes (the lock is held).
+    return sum(_recompute(federation, ids[start : start + _PART]) for start in range(0, len(ids), _PART))
 
 
 def standings_refresh_tournament(*, tournament_id: int) -> int:
@@ -578,4 +578,5 @@ def player_hide_name_set(*, actor, player: Player, hide_name: bool) -> Player:
         player.hide_name = hide_name
         player.save(update_fields=["hide_name"])
         audit_record(actor=actor, action="player.hide_name", target=player, payload={"hide_name": hide_name})
+        _bump(player.federation)  # cached lists show the change at once
     return player

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from masterpoints.engine.common import KIND_DECIMALS, format_units
@@ -87,8 +88,8 @@ class StandingTable(tables.Table):
         self.see_hidden = see_hidden
 
     def before_render(self, request):
-        """Each shown record gets its cells as plain (class, value) pairs: the rankings page renders its rows
-        from these without a template per cell (same values as the ``render_`` methods; tested)."""
+        """The rows of the shown page as HTML, built in Python: the rankings page renders them without a
+        template per cell (the same values as the ``render_`` methods and the export)."""
         super().before_render(request)
         cells = {
             "place": lambda r: ("num", r.place),
@@ -101,8 +102,16 @@ class StandingTable(tables.Table):
             decimals = _DECIMALS[name]
             cells[name] = lambda r, name=name, decimals=decimals: ("num", format_units(getattr(r, name), decimals))
         shown = [column.name for column in self.columns]
-        for row in self.page.object_list if self.page else self.rows:
-            row.record.cells = [cells[name](row.record) for name in shown]
+        html = []
+        page = getattr(self, "page", None)
+        for row in page.object_list if page else self.rows:
+            html.append("<tr>")
+            for css, value in (cells[name](row.record) for name in shown):
+                html.append(
+                    format_html('<td class="{}">{}</td>', css, value) if css else format_html("<td>{}</td>", value)
+                )
+            html.append("</tr>")
+        self.body_html = mark_safe("".join(html))  # noqa: S308 - every cell went through format_html
 
     def render_name(self, record):
         player = record.player
@@ -143,16 +152,13 @@ class SeasonTopTable(StandingTable):
 
 
 class AwardTable(tables.Table):
-    """A player's ledger: every award with what it is for and why it is this many points."""
+    """A player's ledger: every award with what it is for and why it is this many points. Corrections,
+    reversals and opening balances are marked as such, with their reason."""
 
-    awarded_on = tables.DateColumn(verbose_name=_("Date"), orderable=False)
-    what = tables.TemplateColumn(
-        template_name="masterpoints/award_what.html", verbose_name=_("For"), orderable=False, accessor="pk"
-    )
+    awarded_on = tables.DateColumn(verbose_name=_("Date"), orderable=False, format="Y-m-d")
+    what = tables.Column(accessor="pk", verbose_name=_("For"), orderable=False)
     amount = tables.Column(accessor="units", verbose_name=_("Points"), orderable=False, attrs={"td": {"class": "num"}})
-    why = tables.TemplateColumn(
-        template_name="masterpoints/award_why.html", verbose_name=_("Why"), orderable=False, accessor="pk"
-    )
+    why = tables.Column(accessor="pk", verbose_name=_("Why"), orderable=False)
 
     class Meta:
         model = Award
@@ -164,3 +170,47 @@ class AwardTable(tables.Table):
 
     def render_amount(self, record):
         return f"{format_units(record.units, KIND_DECIMALS[record.kind])} {record.kind}"
+
+    def render_what(self, record):
+        parts = []
+        if record.tournament_id:
+            tournament = record.tournament
+            parts.append(format_html('<a href="{}">{}</a>', tournament.get_absolute_url(), tournament.name))
+            if record.part:
+                parts.append(format_html(" <small>{}</small>", record.part))
+            if record.place_first:
+                places = str(record.place_first)
+                if record.place_last and record.place_last != record.place_first:
+                    places += f"–{record.place_last}"
+                parts.append(format_html(" · {} {}", _("place"), places))
+        if record.source != Award.Source.RESULT:
+            note = ""
+            if record.reverses_id:
+                note = _("cancels the award of %(day)s") % {"day": f"{record.reverses.awarded_on:%Y-%m-%d}"}
+            parts.append(
+                format_html(
+                    '<div><span class="tag tag-{}">{}</span> {}{}</div>',
+                    record.source,
+                    record.get_source_display(),
+                    note,
+                    format_html('<span class="reason">{}</span>', record.reason) if record.reason else "",
+                )
+            )
+        return mark_safe("".join(parts))  # noqa: S308 - every part went through format_html
+
+    def render_why(self, record):
+        explanation = record.explanation or {}
+        if explanation.get("rules") or explanation.get("inputs"):
+            inputs = format_html_join(
+                "", "<li><code>{}</code> = {}</li>", ((k, v) for k, v in (explanation.get("inputs") or {}).items())
+            )
+            return format_html(
+                '<details class="why"><summary>{}</summary><p>{}: {}</p><ul class="inputs">{}</ul></details>',
+                _("why this many?"),
+                _("Rules"),
+                ", ".join(explanation.get("rules") or ()),
+                inputs,
+            )
+        if record.source == Award.Source.REVERSAL:
+            return format_html("<small>{}</small>", _("The earlier award is cancelled; its points are taken back."))
+        return ""

@@ -4,6 +4,7 @@ H-2), the official list (HBS rules 3 and 4), incremental updates after uploads a
 from __future__ import annotations
 
 import datetime
+import io
 import random
 import threading
 import time
@@ -43,12 +44,18 @@ DAY = datetime.date(2025, 3, 4)
 @pytest.fixture
 def eager():
     """Run tasks in the calling process even where REDIS_URL points at a broker (CI)."""
+    from celery._state import _set_task_join_will_block, task_join_will_block
+
     from federation.celery import app
 
     before = {"task_always_eager": app.conf.task_always_eager, "task_eager_propagates": app.conf.task_eager_propagates}
+    blocks = task_join_will_block()
     app.conf.update(task_always_eager=True, task_eager_propagates=True)
     yield
     app.conf.update(before)
+    # Eager tasks in two threads at once (the concurrency test) can leave Celery's process-wide "inside a
+    # task" flag set, which would make a later result.get() refuse; put it back as it was.
+    _set_task_join_will_block(blocks)
 
 
 def player(world, number, fed=None, **fields):
@@ -406,11 +413,11 @@ def test_a_full_rebuild_equals_random_uploads_corrections_and_reuploads(
 def test_the_rebuild_is_audited_and_the_command_runs_it(world):
     p = player(world, "41")
     post(p, "BP", 250)
-    call_command("recompute_standings", "--full", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("recompute_standings", "--full", stdout=io.StringIO())
     assert Standing.objects.get(player=p).bp == 250
     assert AuditEvent.objects.filter(action="standings.rebuild").count() == 2  # one per federation
     post(p, "BP", 5)
-    call_command("recompute_standings", "--federation", "dbf", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("recompute_standings", "--federation", "dbf", stdout=io.StringIO())
     assert Standing.objects.get(player=p).bp == 255
 
 
@@ -478,3 +485,44 @@ def test_two_uploads_confirmed_at_once_lose_no_standings_update(postgres, world,
     assert len(ledger) == 12  # the first four pairs of each list are paid (D-P1); two pairs are in both
     assert dict(Standing.objects.filter(federation=world.dbf).values_list("player_id", "bp")) == ledger
     assert_rebuild_equals_incremental()
+
+
+# --- the admin -------------------------------------------------------------------------------------------------
+
+
+def test_the_secretariat_starts_a_full_rebuild_from_the_admin(
+    world, personas, client, eager, django_capture_on_commit_callbacks
+):
+    p = player(world, "51")
+    post(p, "BP", 250)
+    client.force_login(personas.secretariat)
+    listing = client.get("/admin/masterpoints/standing/")
+    assert listing.status_code == 200
+    assert "Rebuild every standing from the ledger" in listing.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/admin/masterpoints/standing/rebuild/")
+    assert response.status_code == 302
+    assert Standing.objects.get(player=p).bp == 250
+    client.force_login(personas.director_a)
+    assert client.post("/admin/masterpoints/standing/rebuild/").status_code in (302, 403)
+    assert client.get("/admin/masterpoints/titleachievement/").status_code in (302, 403)
+
+
+# --- seed_demo --awards -------------------------------------------------------------------------------------------
+
+
+def test_seed_demo_writes_seasons_of_awards_through_the_engine_and_their_standings(db):
+    call_command("seed_demo", players=80, clubs=4, hbs_players=40, awards=1200, seasons=2, stdout=io.StringIO())
+    awards = Award.objects.count()
+    assert 1000 <= awards <= 1500
+    result = Award.objects.filter(source=Award.Source.RESULT).select_related("tournament").first()
+    assert result.explanation["rules"] and result.tournament.name
+    assert Award.objects.filter(source=Award.Source.TRANSITION).exists()  # opening balances
+    assert Award.objects.filter(source=Award.Source.REVERSAL).exists()  # a re-upload of the demo
+    assert Standing.objects.filter(federation__code="dbf").exists()
+    assert Standing.objects.filter(federation__code="hbs").exists()
+    seasons = set(SeasonStanding.objects.filter(federation__code="dbf").values_list("season", flat=True))
+    assert len(seasons) >= 2
+    assert_rebuild_equals_incremental()
+    call_command("seed_demo", players=80, clubs=4, hbs_players=40, awards=1200, seasons=2, stdout=io.StringIO())
+    assert Award.objects.count() == awards  # idempotent

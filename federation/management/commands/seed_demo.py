@@ -274,7 +274,8 @@ def _rules_for_history(federation: Federation, first_day: date) -> None:
 
 
 def _hosts(federation: Federation) -> dict[str, list[demo.DemoHost]]:
-    """Clubs with their members and playing weekdays; districts with their clubs' members; the federation."""
+    """Clubs with their members and playing weekdays; districts with their clubs' members; the federation.
+    (``demo.plan_season`` uses those with players enough for a field.)"""
     members: dict[int, list[int]] = {}
     for club_id, player_id in ClubMembership.objects.filter(club__federation=federation).values_list(
         "club_id", "player_id"
@@ -288,17 +289,17 @@ def _hosts(federation: Federation) -> dict[str, list[demo.DemoHost]]:
         "club": [
             demo.DemoHost("club", pk, tuple(sorted(weekdays.get(pk, {5}))), tuple(sorted(members.get(pk, []))))
             for pk in clubs
-            if len(members.get(pk, [])) >= 10
+            if members.get(pk)
         ]
     }
     districts = []
     for region in Region.objects.filter(federation=federation, kind="district").order_by("pk"):
         players = sorted({p for club in region.clubs.all() for p in members.get(club.pk, [])})
-        if len(players) >= 40:
+        if players:
             districts.append(demo.DemoHost("district", region.pk, (5, 6), tuple(players)))
     hosts["district"] = districts
     everyone = tuple(sorted({p for ids in members.values() for p in ids}))
-    hosts["federation"] = [demo.DemoHost("federation", federation.pk, (5, 6), everyone)] if len(everyone) >= 60 else []
+    hosts["federation"] = [demo.DemoHost("federation", federation.pk, (5, 6), everyone)] if everyone else []
     return hosts
 
 

@@ -1,0 +1,285 @@
+"""The public pages and the JSON API (issue 4): rankings with filters and exports, player pages with the
+explanation of every award, privacy, club pages, languages."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+from openpyxl import load_workbook
+
+from clubs.models import Club, ClubMembership
+from federation.models import AuditEvent, Player
+from masterpoints.models import Award
+from masterpoints.services import results_upload_confirm
+from masterpoints.standings import season_of, standings_refresh_players
+from tournaments.services import results_upload_create
+from tournaments.synthetic import pairs_from_numbers, usebio_pairs
+
+DAY = datetime.date(2025, 3, 4)
+NUMBERS = [str(40001 + i) for i in range(24)]
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Cached rankings live in the process; a test must not see another test's pages."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def add_player(world, number, *, fed=None, club=None, last="Hansen", **fields):
+    p = Player.objects.create(federation=fed or world.dbf, number=number, first_name="Mette", last_name=last, **fields)
+    if club is not None:
+        ClubMembership.objects.create(player=p, club=club, is_home=True)
+    return p
+
+
+def post(p, kind, units, day=DAY, source=Award.Source.MANUAL, reason="entered by the office"):
+    Award.objects.create(
+        federation_id=p.federation_id, player=p, kind=kind, units=units, source=source, reason=reason, awarded_on=day
+    )
+    standings_refresh_players(federation=p.federation, player_ids=[p.pk])
+
+
+@pytest.fixture
+def league(world):
+    """Three DBf players in clubs A and B, one of whom hides their name; two HBS players."""
+    gold = add_player(world, "501", club=world.club_a, last="Guld")
+    silver = add_player(world, "502", club=world.club_b, last="Sølv")
+    hidden = add_player(world, "503", club=world.club_a, last="Skjult", hide_name=True)
+    post(gold, "GP", 2000)  # 20 MP
+    post(silver, "SP", 1000)  # 10 MP
+    post(hidden, "BP", 500)  # 5 MP
+    paid = add_player(world, "7001", fed=world.hbs, last="Horvat", dues_paid_until=datetime.date(2099, 1, 1))
+    unpaid = add_player(world, "7002", fed=world.hbs, last="Babić", dues_paid_until=datetime.date(2000, 1, 1))
+    post(paid, "black", 60)
+    post(unpaid, "black", 300)
+    return world
+
+
+def rankings(client, **query):
+    return client.get(reverse("masterpoints:rankings"), query)
+
+
+def rows(response) -> list[str]:
+    body = response.content.decode()
+    tbody = body.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    return [row for row in tbody.split("<tr>")[1:] if "colspan" not in row]
+
+
+# --- the rankings ---------------------------------------------------------------------------------------
+
+
+def test_the_rankings_need_no_login_and_rank_by_total_mp(client, league):
+    response = rankings(client, federation=league.dbf.pk)
+    assert response.status_code == 200
+    found = rows(response)
+    assert len(found) == 3
+    assert "Guld" in found[0] and ">1<" in found[0]
+    assert "Sølv" in found[1] and "20.00" in found[0] and "10.00" in found[1]
+
+
+def test_a_hidden_name_shows_as_the_number_and_is_not_found_by_name(client, league):
+    body = rankings(client, federation=league.dbf.pk).content.decode()
+    assert "Skjult" not in body
+    assert ">503<" in body
+    assert len(rows(rankings(client, federation=league.dbf.pk, q="Skjult"))) == 0
+    assert len(rows(rankings(client, federation=league.dbf.pk, q="503"))) == 1
+
+
+def test_the_secretariat_sees_every_name(client, league, personas):
+    client.force_login(personas.secretariat)
+    body = rankings(client, federation=league.dbf.pk).content.decode()
+    assert "Skjult" in body
+    assert len(rows(rankings(client, federation=league.dbf.pk, q="Skjult"))) == 1
+
+
+def test_filter_by_club_region_title_kind_and_season(client, league):
+    club_a = rows(rankings(client, federation=league.dbf.pk, club=league.club_a.pk))
+    assert len(club_a) == 2 and all("Sølv" not in row for row in club_a)
+    district = rows(rankings(client, federation=league.dbf.pk, region=league.district.pk))
+    assert len(district) == 2  # club A lies in the district (and its circle)
+    circle = rows(rankings(client, federation=league.dbf.pk, region=league.circle.pk))
+    assert len(circle) == 2
+    other = rows(rankings(client, federation=league.dbf.pk, region=league.other_district.pk))
+    assert len(other) == 1 and "Sølv" in other[0]
+    by_sp = rows(rankings(client, federation=league.dbf.pk, kind="SP"))
+    assert "Sølv" in by_sp[0]
+    one_star = rows(rankings(client, federation=league.dbf.pk, rung=2))
+    assert len(one_star) == 1 and "503" in one_star[0]  # Klubmester ★: 5 MP in BP alone (§ 404, D-Q11)
+    season = season_of("dbf", DAY)
+    assert len(rows(rankings(client, federation=league.dbf.pk, season=season))) == 3
+    assert len(rows(rankings(client, federation=league.dbf.pk, season=season - 3))) == 0
+
+
+def test_hbs_shows_the_official_list_by_default_rule_3(client, league):
+    official = rows(rankings(client, federation=league.hbs.pk))
+    assert len(official) == 1 and "Horvat" in official[0]
+    everyone = rows(rankings(client, federation=league.hbs.pk, official="no"))
+    assert len(everyone) == 2 and "Babić" in everyone[0]  # tref (300 black) before vankategornik
+
+
+def test_sorting_by_name_keeps_the_places_of_the_points_order(client, league):
+    found = rows(rankings(client, federation=league.dbf.pk, sort="name"))
+    assert ["Guld" in found[0], "Sølv" in found[2]] == [True, True]
+    assert ">1<" in found[0] and ">2<" in found[2]
+
+
+def test_the_list_exports_as_csv_and_xlsx_as_filtered(client, league):
+    response = rankings(client, federation=league.dbf.pk, club=league.club_a.pk, export="csv")
+    assert response["Content-Type"].startswith("text/csv")
+    table = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert table[0][:3] == ["Place", "No.", "Player"]
+    assert [row[2] for row in table[1:]] == ["Mette Guld", "503"]
+    response = rankings(client, federation=league.dbf.pk, export="xlsx")
+    sheet = load_workbook(io.BytesIO(response.content)).active
+    assert [cell.value for cell in next(sheet.iter_rows())][:3] == ["Place", "No.", "Player"]
+    assert sheet.max_row == 4
+
+
+def test_a_cached_list_shows_a_standings_change_at_once(client, league):
+    assert len(rows(rankings(client, federation=league.dbf.pk))) == 3
+    newcomer = add_player(league, "504", club=league.club_b, last="Ny")
+    post(newcomer, "BP", 3000)
+    found = rows(rankings(client, federation=league.dbf.pk))
+    assert len(found) == 4 and "Ny" in found[0]
+
+
+def test_the_rankings_speak_danish_and_croatian(client, league):
+    for language in ("da", "hr"):
+        client.cookies["django_language"] = language
+        body = rankings(client, federation=league.dbf.pk).content.decode()
+        assert f'<html lang="{language}">' in body
+
+
+# --- a player's page -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def uploaded(world):
+    for number in NUMBERS:
+        add_player(world, number, club=world.club_a, last=f"Spiller{number}")
+    data = usebio_pairs(
+        club_number=world.club_a.number, date=DAY, name="Tirsdag", sections=[pairs_from_numbers(NUMBERS)], boards=24
+    )
+    upload = results_upload_create(
+        actor=None,
+        federation=world.dbf,
+        club=world.club_a,
+        region=None,
+        data=data,
+        filename="r.xml",
+        facts={"organiser_kind": "club", "category": "BP", "form": "", "boards": None, "met": None},
+        trusted=True,
+    )
+    tournament = results_upload_confirm(actor=None, upload=upload, acknowledge_warnings=True, trusted=True)
+    standings_refresh_players(federation=world.dbf, player_ids=Player.objects.values_list("pk", flat=True))
+    return tournament
+
+
+def test_a_player_page_explains_each_award_and_marks_corrections(client, world, uploaded):
+    winner = Player.objects.get(number=NUMBERS[0])
+    post(winner, "BP", -4, DAY + datetime.timedelta(days=2), source=Award.Source.CORRECTION, reason="wrong board")
+    body = client.get(reverse("masterpoints:player", args=["dbf", winner.number])).content.decode()
+    assert "Mette Spiller40001" in body
+    assert "§ 406B1" in body  # the explanation of the tournament award (D-P1)
+    assert "Tirsdag" in body and "place 1" in body
+    assert "correction" in body and "wrong board" in body
+    assert '<svg class="chart"' in body
+    assert ">20<" in body  # 24 − 4 BP
+    assert "Klubmester" in body  # 20 BP = 0.2 MP: no title yet; the next one is shown
+    assert "2 of 8" in body  # behind the partner, who kept 24 BP; eight players were paid
+
+
+def test_a_player_page_shows_what_the_next_title_needs_404(client, world):
+    p = add_player(world, "601", club=world.club_a)
+    post(p, "BP", 150)  # 1.5 MP: 0.5 MP short of Klubmester (2 MP)
+    body = client.get(reverse("masterpoints:player", args=["dbf", "601"])).content.decode()
+    assert "Next: <strong>Klubmester</strong>" in body
+    assert "50 BP" in body and "5.0 SP" in body and "0.50 GP" in body
+
+
+def test_a_number_alone_redirects_when_it_is_unique_and_lists_the_federations_otherwise(client, world):
+    add_player(world, "777")
+    response = client.get(reverse("masterpoints:player_lookup", args=["777"]))
+    assert response.status_code == 302 and response["Location"] == reverse("masterpoints:player", args=["dbf", "777"])
+    add_player(world, "777", fed=world.hbs)
+    response = client.get(reverse("masterpoints:player_lookup", args=["777"]))
+    assert response.status_code == 200
+    assert reverse("masterpoints:player", args=["hbs", "777"]) in response.content.decode()
+    assert client.get(reverse("masterpoints:player_lookup", args=["999999"])).status_code == 404
+
+
+def test_a_player_hides_their_name_from_their_own_page(client, world, personas):
+    world.player.user = personas.player
+    world.player.save()
+    post(world.player, "BP", 100)
+    url = reverse("masterpoints:player_privacy", args=["dbf", world.player.number])
+    assert client.post(url, {"hide_name": "on"}).status_code == 302  # to the login page
+    client.force_login(personas.director_a)
+    assert client.post(url, {"hide_name": "on"}).status_code == 403
+    assert world.player.last_name in rankings(client, federation=world.dbf.pk).content.decode()  # now cached
+    client.force_login(personas.player)
+    page = client.get(reverse("masterpoints:player", args=["dbf", world.player.number])).content.decode()
+    assert "Hide my name on public lists" in page
+    client.post(url, {"hide_name": "on"})
+    world.player.refresh_from_db()
+    assert world.player.hide_name
+    assert AuditEvent.objects.filter(action="player.hide_name").exists()
+    client.logout()
+    public = client.get(reverse("masterpoints:player", args=["dbf", world.player.number])).content.decode()
+    assert world.player.last_name not in public
+    assert world.player.last_name not in rankings(client, federation=world.dbf.pk).content.decode()
+
+
+# --- clubs ------------------------------------------------------------------------------------------------------
+
+
+def test_a_club_page_shows_members_standings_top_scorers_and_tournaments(client, world, uploaded):
+    body = client.get(reverse("clubs:detail", args=[world.club_a.pk])).content.decode()
+    assert "Standings of the members" in body
+    assert "Top scorers of the season" in body
+    assert "Tirsdag" in body
+    assert "Mette Spiller40001" in body
+
+
+# --- the JSON API -------------------------------------------------------------------------------------------------
+
+
+def test_the_api_gives_the_rankings_with_the_same_filters_paginated(client, league):
+    response = client.get(reverse("masterpoints:api_rankings"), {"federation": league.dbf.pk, "page_size": 2})
+    data = response.json()
+    assert [row["place"] for row in data["results"]] == [1, 2]
+    assert data["results"][0]["points"] == {"MP": "20.00", "BP": "0", "SP": "0.0", "GP": "20.00"}
+    assert data["next"] and data["previous"] is None
+    second = client.get(data["next"]).json()
+    assert [row["number"] for row in second["results"]] == ["503"]
+    assert second["results"][0]["name"] is None  # hidden
+    club = client.get(reverse("masterpoints:api_rankings"), {"federation": league.dbf.pk, "club": league.club_b.pk})
+    assert [row["number"] for row in club.json()["results"]] == ["502"]
+
+
+def test_the_api_gives_a_player_and_resolves_a_bare_number(client, league):
+    data = client.get(reverse("masterpoints:api_player", args=["dbf", "501"])).json()
+    assert data["balances"]["MP"] == "20.00"
+    assert data["ranks"]["federation"] == 1
+    assert data["awards"]["results"][0]["amount"] == "20.00"
+    assert client.get(reverse("masterpoints:api_player_lookup", args=["501"])).status_code == 302
+    assert client.get(reverse("masterpoints:api_player_lookup", args=["404404"])).status_code == 404
+
+
+def test_clubs_of_another_federation_are_not_offered(client, league):
+    Club.objects.create(federation=league.hbs, number="999", name="BK Drugi")
+    body = rankings(client, federation=league.dbf.pk).content.decode()
+    assert "BK Drugi" not in body
+
+
+def test_a_player_without_points_has_a_page_too(client, world):
+    body = client.get(reverse("masterpoints:player", args=["dbf", world.player.number])).content.decode()
+    assert "No points yet." in body
+    assert "Next: <strong>Klubmester</strong>" in body
