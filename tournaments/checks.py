@@ -18,6 +18,7 @@ BOARDS_UNKNOWN              error     neither the file nor the form gives the nu
 NOTHING_AWARDED             warning   a ranking group awards nothing (the engine's reason is given)
 ENGINE_REFUSED              error     the points engine refused the tournament's facts (field named)
 RULESET_MISSING             error     no rule set of the federation is valid on the event's date
+IMPORT_REFUSED              error     import_results: the confirming transaction refused the file (reason given)
 TEAM_SHARE_ESTIMATED        warning   a team player's boards per match were estimated from the event total
 AWARD_DIFFERS               info      the file's own awards differ from ours for an entry
 DUPLICATE_FILE              warning   the very same file was confirmed before
@@ -64,6 +65,7 @@ CATALOGUE = {
         E,
         _("No points rules of the federation are valid on %(date)s: the secretariat must add a dated rule set first."),
     ),
+    "IMPORT_REFUSED": (E, _("The file could not be imported: %(message)s")),
     "TEAM_SHARE_ESTIMATED": (
         W,
         _(

@@ -130,7 +130,7 @@ class Preview:
 
     @property
     def unresolved(self) -> list[PlayerLine]:
-        return [line for line in self.player_lines if line.resolution in ("unresolved",) or line.key in self._bad]
+        return [line for line in self.player_lines if line.needs_resolution or line.key in self._bad]
 
     @property
     def _bad(self) -> set[str]:

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from clubs.models import Club
 from masterpoints.services import results_upload_confirm
+from tournaments.checks import CheckIssue
 from tournaments.models import ResultUpload
 from tournaments.preview import Preview, build_preview
 from tournaments.services import results_upload_create
@@ -102,18 +103,8 @@ class Command(BaseCommand):
                     results_upload_confirm(actor=None, upload=stored, acknowledge_warnings=True, trusted=True)
             except ValidationError as error:
                 ok = False
-                preview.issues.append(_PlainIssue("IMPORT_REFUSED", " ".join(error.messages)))
+                preview.issues.append(CheckIssue("IMPORT_REFUSED", params={"message": " ".join(error.messages)}))
         return ok, report_for(path, preview)
-
-
-class _PlainIssue:
-    """A refusal found while writing (after the preview's checks), reported like the other issues."""
-
-    def __init__(self, code: str, message: str):
-        self.code, self.message = code, message
-
-    def as_dict(self) -> dict:
-        return {"code": self.code, "severity": "error", "where": {}, "message": self.message}
 
 
 def report_for(path: Path, preview: Preview) -> dict:
