@@ -147,6 +147,10 @@ class Ladder:
         if scheme == "dbf":
             self.rungs = tuple(Rung(i, r.title, r.stars) for i, r in enumerate(rules.titles, start=1))
             self._checks = [_dbf_check(rung, rules) for rung in rules.titles]
+            floors = [floor for floor, _check in self._checks]
+            # Rungs with a floor above T can never hold (§ 404C3): the search starts at the highest rung whose
+            # floor T reaches (when floors rise up the ladder, as in every rule set; else at the top).
+            self._floors = floors if floors == sorted(floors) else None
         else:
             self._table = rules.category_minimums()
             self.rungs = tuple(Rung(i, row[0]) for i, row in enumerate(self._table, start=1))
@@ -156,12 +160,14 @@ class Ladder:
 
     def computed(self, balances: Sequence[int]) -> int:
         """The rung (0 = none) of ``balances`` = (bp, sp, gp) or (black, red, master); negatives count as 0."""
-        a, b, c = (max(0, v) for v in balances)
+        a, b, c = balances
+        a, b, c = max(a, 0), max(b, 0), max(c, 0)
         if self.scheme == "dbf":
             total = a + b + c
             # The title is the highest rung whose condition holds (§ 404A): try from the top. Every rung needs
             # T ≥ its total (§ 404C3), a cheap test that spares most players the revaluation checks.
-            for index in range(len(self._checks) - 1, -1, -1):
+            top = len(self._checks) if self._floors is None else bisect.bisect_right(self._floors, total)
+            for index in range(top - 1, -1, -1):
                 floor, check = self._checks[index]
                 if floor <= total and check(a, b, c):
                     return index + 1
@@ -390,10 +396,13 @@ def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, car
             if player_id not in register or rung > register[player_id][0]:
                 register[player_id] = (rung, title, stars, _as_date(reached_on))
     book = LadderBook(federation)
+    ladders: dict[datetime.date | None, Ladder] = {}  # many players share the date of their latest award
     dbf = federation.scheme == "dbf"
     rows, achievements = [], []
     for player_id, bp, sp, gp, black, red, master, last, count in careers:
-        ladder = book.on(last)
+        ladder = ladders.get(last)
+        if ladder is None:
+            ladder = ladders[last] = book.on(last)
         computed = ladder.computed((bp, sp, gp) if dbf else (black, red, master))
         shown = register.get(player_id)
         if computed and (shown is None or computed > shown[0]):

@@ -410,6 +410,35 @@ def test_a_full_rebuild_equals_random_uploads_corrections_and_reuploads(
     assert_rebuild_equals_incremental()
 
 
+def test_the_rebuild_repairs_season_figures_whose_career_sums_are_right(world):
+    """Damage that leaves every season row consistent in itself and every career sum right: points or an
+    award counted in the wrong season (§ 451C), points under another kind. The rebuild compares season by
+    season, so it repairs them."""
+    p = player(world, "42")
+    for day in (datetime.date(2024, 5, 15), datetime.date(2024, 5, 15), DAY, DAY):
+        post(p, "BP", 30, day)
+        post(p, "SP", 20, day)
+    standings_rebuild()
+    kept = snapshot()
+    early, late = SeasonStanding.objects.filter(player=p).order_by("season")
+    assert (early.season, late.season, early.bp, late.award_count) == (2023, 2024, 60, 4)
+    damages = [
+        (
+            {"bp": F("bp") - 1, "mp": F("mp") - 1, "sort_key": F("sort_key") - 1},
+            {"bp": F("bp") + 1, "mp": F("mp") + 1, "sort_key": F("sort_key") + 1},
+        ),
+        ({"award_count": F("award_count") - 1}, {"award_count": F("award_count") + 1}),
+        ({"bp": F("bp") - 10, "sp": F("sp") + 10}, {"bp": F("bp") + 10, "sp": F("sp") - 10}),
+    ]
+    for from_early, to_late in damages:
+        early, late = SeasonStanding.objects.filter(player=p).order_by("season")  # rewritten rows are new rows
+        SeasonStanding.objects.filter(pk=early.pk).update(**from_early)
+        SeasonStanding.objects.filter(pk=late.pk).update(**to_late)
+        assert snapshot() != kept
+        standings_rebuild()
+        assert snapshot() == kept
+
+
 def test_the_rebuild_is_audited_and_the_command_runs_it(world):
     p = player(world, "41")
     post(p, "BP", 250)
