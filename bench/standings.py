@@ -40,6 +40,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=120, help="time limit per latency scenario")
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument(
+        "--cache-url",
+        default="redis://127.0.0.1:6379/15",
+        help="CACHE_URL for gunicorn (emptied first; '' for a cache in each worker's memory)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the test database for a later --reuse")
     parser.add_argument("--reuse", action="store_true", help="reuse a kept test database")
     parser.add_argument(
@@ -296,6 +301,11 @@ def latency_figures(args) -> None:
         "LOG_LEVEL": "WARNING",
     }
     env.pop("REDIS_URL", None)
+    env["CACHE_URL"] = args.cache_url
+    if args.cache_url:
+        import redis
+
+        redis.Redis.from_url(args.cache_url).flushdb()
     subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), "collectstatic", "--noinput", "-v0"], env=env, check=True, cwd=ROOT
     )
@@ -324,7 +334,7 @@ def latency_figures(args) -> None:
         load(port, [*urls, "/bench/trivial"], 200, args.clients, 60)  # warm every worker's connection and caches
         print(
             f"latency: gunicorn ({args.workers} sync workers) on 127.0.0.1, {args.clients} concurrent clients, "
-            f"{args.requests} requests per scenario:"
+            f"{args.requests} requests per scenario; cache: {args.cache_url or 'in each worker'}:"
         )
         rows = []
         scenarios = (

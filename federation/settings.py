@@ -2,7 +2,8 @@
 
 Embedded defaults make a laptop work with nothing installed but Python: SQLite in the project folder and
 Celery running tasks eagerly in-process. Production sets ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL``
-(Celery broker and results), ``SECRET_KEY``, ``ALLOWED_HOSTS`` and the e-mail variables; see README.md.
+(Celery broker and results), ``CACHE_URL`` (the shared cache), ``SECRET_KEY``, ``ALLOWED_HOSTS`` and the
+e-mail variables; see README.md.
 """
 
 from __future__ import annotations
@@ -172,6 +173,28 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
 EMAIL_TIMEOUT = 30
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "masterpoints@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Cache: per process without CACHE_URL, shared in Redis with it ----------------------------------------
+
+
+def cache_settings(url: str) -> dict:
+    """``CACHES`` for ``CACHE_URL``. Empty: each process keeps its own cache in memory (a laptop). A
+    ``redis://`` address: Django's Redis cache, shared by every worker, so a rankings page is rendered once
+    per standings change for the whole site instead of once per worker process."""
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "masterpoints"}}
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": "masterpoints",
+            }
+        }
+    raise ImproperlyConfigured(f"CACHE_URL must be a redis://, rediss:// or unix:// address, not {url!r}")
+
+
+CACHES = cache_settings(os.environ.get("CACHE_URL", ""))
 
 # --- Celery: eager in-process without REDIS_URL, a real Redis broker with it ------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
