@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from html import escape
+from urllib.parse import quote
+
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -89,14 +92,24 @@ class StandingTable(tables.Table):
 
     def before_render(self, request):
         """The rows of the shown page as HTML, built in Python: the rankings page renders them without a
-        template per cell (the same values as the ``render_`` methods and the export)."""
+        template per cell (the same values as the ``render_`` methods and the export). Every value is
+        escaped here (``html.escape``: this runs for each cell of the busiest page)."""
         super().before_render(request)
+        # One reverse() per page: players' addresses differ only in the number.
+        code = self.federation.code if self.federation else "-"
+        before, after = player_url(code, "NUMBER").split("NUMBER")
+
+        def name_cell(record) -> str:
+            player = record.player
+            href = escape(f"{before}{quote(player.number, safe='')}{after}")
+            return f'<a href="{href}">{escape(shown_name(player, self.see_hidden))}</a>'
+
         cells = {
-            "place": lambda r: ("num", r.place),
-            "number": lambda r: ("", r.player.number),
-            "name": lambda r: ("", self.render_name(r)),
-            "club": lambda r: ("", home_club_name(r)),
-            "title": lambda r: ("", record_title(r)),
+            "place": lambda r: ("num", escape(str(r.place))),
+            "number": lambda r: ("", escape(r.player.number)),
+            "name": lambda r: ("", name_cell(r)),
+            "club": lambda r: ("", escape(home_club_name(r))),
+            "title": lambda r: ("", escape(record_title(r))),
         }
         for name in _ALL_POINTS:
             decimals = _DECIMALS[name]
@@ -107,11 +120,9 @@ class StandingTable(tables.Table):
         for row in page.object_list if page else self.rows:
             html.append("<tr>")
             for css, value in (cells[name](row.record) for name in shown):
-                html.append(
-                    format_html('<td class="{}">{}</td>', css, value) if css else format_html("<td>{}</td>", value)
-                )
+                html.append(f'<td class="{css}">{value}</td>' if css else f"<td>{value}</td>")
             html.append("</tr>")
-        self.body_html = mark_safe("".join(html))  # noqa: S308 - every cell went through format_html
+        self.body_html = mark_safe("".join(html))  # noqa: S308 - every cell escaped above
 
     def render_name(self, record):
         player = record.player

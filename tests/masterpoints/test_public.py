@@ -92,6 +92,18 @@ def test_a_hidden_name_shows_as_the_number_and_is_not_found_by_name(client, leag
     assert len(rows(rankings(client, federation=league.dbf.pk, q="503"))) == 1
 
 
+def test_names_clubs_and_numbers_in_the_rankings_are_escaped(client, world):
+    """What players and clubs are called is shown as text, never as markup (the rows are built in Python)."""
+    Club.objects.filter(pk=world.club_a.pk).update(name="<b>Klub</b> & Co")
+    p = add_player(world, "9<1>", club=world.club_a, last="<script>alert(1)</script>")
+    post(p, "BP", 100)
+    body = rankings(client, federation=world.dbf.pk).content.decode()
+    (row,) = rows(rankings(client, federation=world.dbf.pk))
+    assert "<script>" not in body and "&lt;script&gt;alert(1)&lt;/script&gt;" in row
+    assert "&lt;b&gt;Klub&lt;/b&gt; &amp; Co" in row
+    assert ">9&lt;1&gt;<" in row and 'href="/players/dbf/9%3C1%3E/"' in row
+
+
 def test_the_secretariat_sees_every_name(client, league, personas):
     client.force_login(personas.secretariat)
     body = rankings(client, federation=league.dbf.pk).content.decode()
