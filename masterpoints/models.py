@@ -33,8 +33,10 @@ class Award(AppendOnlyModel):
         TRANSITION = "transition", _("opening balance")
         MANUAL = "manual", _("entered by hand")
 
-    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="awards")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="awards")
+    # No single-column indexes: (federation, awarded_on) and (player, kind) below serve those lookups, and
+    # every award written would pay for two more indexes.
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="awards", db_index=False)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="awards", db_index=False)
     kind = models.CharField(_("kind"), max_length=8, choices=PointKind.choices)
     units = models.IntegerField(_("units"))
     source = models.CharField(_("source"), max_length=12, choices=Source.choices)
@@ -94,7 +96,8 @@ class BalanceColumns(models.Model):
     points (see ``masterpoints.standings.hbs_sort_key``).
     """
 
-    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="+")
+    # Indexed by the subclasses' composite indexes, which all start with the federation.
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="+", db_index=False)
     bp = models.IntegerField(_("BP"), default=0)
     sp = models.IntegerField(_("SP"), default=0)
     gp = models.IntegerField(_("GP"), default=0)
@@ -159,7 +162,15 @@ class SeasonStanding(BalanceColumns):
     ``season`` is the year the season starts in. Derived from the ledger like :class:`Standing`.
     """
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_standings")
+    # Derived from the ledger, whose own foreign keys guarantee that the player and the federation exist: no
+    # key checks of their own (a first build writes a million of these rows). The unique (player, season)
+    # and the (federation, season, key) indexes serve the lookups.
+    federation = models.ForeignKey(
+        Federation, on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="season_standings", db_index=False, db_constraint=False
+    )
     season = models.PositiveSmallIntegerField(_("season"), help_text=_("The year the season starts in."))
 
     class Meta:
