@@ -2,6 +2,7 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from federation.admin_base import ReadOnlyAdmin
 from federation.models import AuditEvent, Federation, Player, Region, RuleSet
 from federation.rulesets import check_payload
 
@@ -59,7 +60,7 @@ class RuleSetAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(ReadOnlyAdmin):
     """Read-only: the audit log is append-only and written by services only."""
 
     list_display = ["created_at", "action", "target_repr", "actor"]
@@ -67,15 +68,6 @@ class AuditEventAdmin(admin.ModelAdmin):
     search_fields = ["action", "target_repr", "target_id", "actor__username"]
     date_hierarchy = "created_at"
     list_select_related = ["actor"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 admin.site.site_header = _("Masterpoint office")

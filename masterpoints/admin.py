@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from federation.admin_actions import decide_with_reason
+from federation.admin_base import DecidedByActionsAdmin
 from masterpoints.correction_forms import CorrectionDecideForm
 from masterpoints.corrections import (
     SCHEME_KINDS,
@@ -35,7 +36,7 @@ from masterpoints.models import CorrectionRequest, CorrectionWindow, ForeignConv
 
 
 @admin.register(CorrectionRequest)
-class CorrectionRequestAdmin(admin.ModelAdmin):
+class CorrectionRequestAdmin(DecidedByActionsAdmin):
     """The commission's queue: filter, assign, decide (grant with ledger entries, or refuse with a reason)."""
 
     list_display = ["id", "player", "tournament", "status", "assigned_to", "created_at", "decide_link"]
@@ -43,20 +44,7 @@ class CorrectionRequestAdmin(admin.ModelAdmin):
     search_fields = ["player__number", "player__last_name", "tournament__name", "text"]
     date_hierarchy = "created_at"
     list_select_related = ["player", "tournament", "assigned_to"]
-    actions = ["assign_to_me", "refuse"]
-
-    def has_add_permission(self, request):
-        return False  # filed on the site, by the player or a director
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        # The queue's actions and the decision page need it; the row itself is only ever viewed.
-        return obj is None and super().has_change_permission(request, obj)
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
+    actions = ["assign_to_me", "refuse"]  # filed on the site, by the player or a director
 
     @admin.display(description=_("decision"))
     def decide_link(self, obj):

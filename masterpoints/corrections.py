@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import PurePath
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Officer
 from federation.mail import notify, player_language
 from federation.models import Player
+from federation.refusals import refusals
 from federation.roles import can_act_for_club, is_secretariat
 from federation.services import audit_record
 from masterpoints.engine.common import KIND_DECIMALS, format_units
@@ -67,8 +68,7 @@ REFUSALS = {
 }
 
 
-def refusal(code: str, **params) -> ValidationError:
-    return ValidationError(REFUSALS[code], code=code, params=params or None)
+refusal = refusals(REFUSALS)
 
 
 # --- who may do what ---------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import datetime
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
@@ -34,6 +34,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubMembership, PlayingTime
 from federation.models import Federation, Player
+from federation.refusals import refusals
 from federation.roles import is_secretariat
 from federation.services import audit_record
 from masterpoints.models import Award, CupSeries, CupWin
@@ -65,8 +66,7 @@ REFUSALS = {
 }
 
 
-def refusal(code: str, **params) -> ValidationError:
-    return ValidationError(REFUSALS[code], code=code, params=params or None)
+refusal = refusals(REFUSALS)
 
 
 def _require_dbf(federation: Federation) -> None:

@@ -12,12 +12,13 @@ import datetime
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, Player
+from federation.refusals import refusals
 from federation.roles import is_secretariat
 from federation.rulesets import rules_for
 from federation.services import audit_record
@@ -45,8 +46,7 @@ REFUSALS = {
 }
 
 
-def refusal(code: str, **params) -> ValidationError:
-    return ValidationError(REFUSALS[code], code=code, params=params or None)
+refusal = refusals(REFUSALS)
 
 
 def _check_secretariat(actor, federation: Federation) -> None:

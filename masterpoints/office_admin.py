@@ -11,24 +11,15 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from federation.admin_base import ReadOnlyAdmin
 from masterpoints.models import CupSeries, CupWin, TitleMailing
 
 
 @admin.register(TitleMailing)
-class TitleMailingAdmin(admin.ModelAdmin):
+class TitleMailingAdmin(ReadOnlyAdmin):
     list_display = ("month", "club", "status", "attempts", "sent_at", "recipients", "last_error")
     list_filter = ("status", "federation", "month")
     search_fields = ("club__name", "club__number")
-    readonly_fields = [f.name for f in TitleMailing._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(CupSeries)
@@ -47,16 +38,6 @@ class CupSeriesAdmin(admin.ModelAdmin):
 
 
 @admin.register(CupWin)
-class CupWinAdmin(admin.ModelAdmin):
+class CupWinAdmin(ReadOnlyAdmin):
     list_display = ("series", "season", "player", "units", "top_player", "top_units", "recorded_by", "recorded_at")
     list_filter = ("series__cup", "series__federation")
-    readonly_fields = [f.name for f in CupWin._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

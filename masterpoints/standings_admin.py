@@ -11,22 +11,10 @@ from django.urls import path
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from federation.admin_base import ReadOnlyAdmin
 from masterpoints.models import Standing, TitleAchievement
 from masterpoints.selectors import title_label
 from masterpoints.tasks import standings_rebuild_all
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Derived or append-only rows: shown, never edited here."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Standing)

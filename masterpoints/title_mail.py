@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -43,6 +42,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club, ClubMembership
 from federation.mail import club_language
 from federation.models import Federation
+from federation.refusals import refusals
 from federation.services import audit_record
 from masterpoints.models import Standing, TitleAchievement, TitleMailing
 from masterpoints.selectors import title_label, title_status
@@ -65,8 +65,7 @@ REFUSALS = {
 }
 
 
-def refusal(code: str, **params) -> ValidationError:
-    return ValidationError(REFUSALS[code], code=code, params=params or None)
+refusal = refusals(REFUSALS)
 
 
 # --- months ---------------------------------------------------------------------------------------------

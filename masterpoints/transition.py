@@ -37,6 +37,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, Player
+from federation.refusals import refusals
 from federation.roles import is_secretariat
 from federation.rulesets import rules_for
 from federation.services import audit_record
@@ -70,8 +71,7 @@ REFUSALS = {
 }
 
 
-def refusal(code: str, **params) -> ValidationError:
-    return ValidationError(REFUSALS[code], code=code, params=params or None)
+refusal = refusals(REFUSALS)
 
 
 def _check(actor, federation: Federation) -> None:
@@ -330,19 +330,18 @@ def transition_keep_categories(
     rules = rules_for(federation, on)
     rows = _rows(federation, data, "category")
     table = _category_rows(rules, rows)
-    balances = _balances(federation, [row.player.pk for row in rows])
+    ids = [row.player.pk for row in rows]
+    balances = _balances(federation, ids)
     held = defaultdict(int)
-    for player_id, rung in TitleAchievement.objects.filter(player_id__in=[row.player.pk for row in rows]).values_list(
-        "player_id", "rung"
-    ):
+    for player_id, rung in TitleAchievement.objects.filter(player_id__in=ids).values_list("player_id", "rung"):
         held[player_id] = max(held[player_id], rung)
+    names = [entry[0] for entry in rules.category_minimums()]
     report = ImportReport()
     now = timezone.now()
     for row in rows:
         rung, name, _black, red, master = table[row.value.lower()]
         have = balances[row.player.pk]
         status = category_for(max(0, have["black"]), max(0, have["red"]), max(0, have["master"]), rules)
-        names = [entry[0] for entry in rules.category_minimums()]
         computed = names.index(status.computed) + 1 if status.computed else 0
         if computed >= rung:
             report.unchanged.append(row.player.number)

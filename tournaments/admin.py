@@ -11,6 +11,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from federation.admin_actions import decide_with_reason
+from federation.admin_base import DecidedByActionsAdmin
 from tournaments.models import (
     DirectorLicence,
     RecognisedTournament,
@@ -28,25 +29,8 @@ from tournaments.recognised import (
 from tournaments.sanctions import sanction_decide
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows written by services only: viewable, filterable, decided through actions."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        # The list's actions need the change permission; a row itself is only ever viewed.
-        return obj is None and super().has_change_permission(request, obj)
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-
 @admin.register(SanctionApplication)
-class SanctionApplicationAdmin(ReadOnlyAdmin):
+class SanctionApplicationAdmin(DecidedByActionsAdmin):
     """The secretariat's decisions on sanction applications (§ 403B7), one by one or in bulk."""
 
     list_display = ["name", "club", "date", "category", "quota", "basis", "recommendation", "status"]
@@ -83,7 +67,7 @@ class SanctionApplicationAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Sanction)
-class SanctionAdmin(ReadOnlyAdmin):
+class SanctionAdmin(DecidedByActionsAdmin):
     list_display = ["club", "category", "quota", "date", "end_date", "dispensations", "granted_at"]
     list_filter = ["category", "quota", "federation"]
     search_fields = ["club__name", "club__number", "application__name"]

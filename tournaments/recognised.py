@@ -14,13 +14,14 @@ from __future__ import annotations
 import datetime
 from decimal import Decimal
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.mail import notify
 from federation.models import Federation
+from federation.refusals import refusals
 from federation.roles import is_secretariat
 from federation.services import audit_record
 from tournaments.checks import CheckIssue
@@ -40,8 +41,7 @@ REFUSALS = {
 }
 
 
-def refusal(code: str, **params) -> ValidationError:
-    return ValidationError(REFUSALS[code], code=code, params=params or None)
+refusal = refusals(REFUSALS)
 
 
 def _check_secretariat(actor, federation: Federation) -> None:

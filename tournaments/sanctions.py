@@ -33,6 +33,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club, ClubMembership, Officer, PlayingTime
 from federation.mail import club_language, notify
 from federation.models import Region
+from federation.refusals import refusals
 from federation.roles import can_act_for_club, can_act_for_region, is_secretariat
 from federation.rulesets import rules_for
 from federation.services import audit_record
@@ -134,8 +135,7 @@ FIELDS = {
 }
 
 
-def refusal(code: str, **params) -> ValidationError:
-    return ValidationError(REFUSALS[code], code=code, params=params or None)
+refusal = refusals(REFUSALS)
 
 
 def add_months(day: datetime.date, months: int) -> datetime.date:
