@@ -20,6 +20,7 @@ above every held rung, with ``reached_on`` = the date of the player's latest awa
 from __future__ import annotations
 
 import bisect
+import concurrent.futures
 import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -306,14 +307,24 @@ _SEASON_COLUMNS = (
 _FRESH = "standings_fresh"
 
 
-def _season_sums(federation: Federation, player_ids: Sequence[int] | None) -> tuple[str, list]:
+def _season_sums(
+    federation: Federation, player_ids: Sequence[int] | None, players: tuple[int | None, int | None] = (None, None)
+) -> tuple[str, list]:
     """SQL of the season sums of the scope, in one GROUP BY over the ledger: ``player_id, season``, one
     column per point kind of the scheme (``bp, sp, gp`` or ``black, red, master``), ``last_award_on`` and
-    ``award_count``. The incremental update and both rebuild paths all start from this query."""
+    ``award_count``. The incremental update and both rebuild paths all start from this query.
+
+    The scope is ``player_ids`` (``None``: everyone), narrowed to the player ids from ``players[0]``
+    (inclusive) to ``players[1]`` (exclusive) where those are given (a part of the rebuild)."""
     awards = Award.objects.filter(federation=federation)
     bounds = awards.aggregate(first=Min("awarded_on"), last=Max("awarded_on"))  # two probes of the date index
     if player_ids is not None:
         awards = awards.filter(player_id__in=player_ids)
+    low, high = players
+    if low is not None:
+        awards = awards.filter(player_id__gte=low)
+    if high is not None:
+        awards = awards.filter(player_id__lt=high)
     sums = {kind.lower(): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in SCHEME_KINDS[federation.scheme]}
     grouped = (
         awards.annotate(season=_season_expression(federation.scheme, bounds["first"], bounds["last"]))
@@ -356,8 +367,9 @@ def _careers(table: str, federation: Federation, player_ids: Sequence[int] | Non
     """(player_id, bp, sp, gp, black, red, master, last award, awards) per player, summed over the season
     rows or season sums in ``table`` (the season table, or the rebuild's temporary one)."""
     own = [kind.lower() for kind in SCHEME_KINDS[federation.scheme]]
-    sums = ", ".join(f"SUM({field})" for field in own)
-    sql = f"SELECT player_id, {sums}, MAX(last_award_on), SUM(award_count) FROM {table}"  # noqa: S608 - our own SQL
+    # A sum of bigints is numeric in PostgreSQL: cast back, so that no Decimal is made per value.
+    sums = ", ".join(f"CAST(SUM({field}) AS BIGINT)" for field in [*own, "award_count"])
+    sql = f"SELECT player_id, {sums}, MAX(last_award_on) FROM {table}"  # noqa: S608 - our own SQL
     params: list = []
     if table != _FRESH:
         sql += " WHERE federation_id = %s"
@@ -370,10 +382,10 @@ def _careers(table: str, federation: Federation, player_ids: Sequence[int] | Non
         rows = cursor.fetchall()
     dbf = federation.scheme == "dbf"
     careers = []
-    for player_id, a, b, c, last, count in rows:
-        balances = (int(a), int(b), int(c), 0, 0, 0) if dbf else (0, 0, 0, int(a), int(b), int(c))
+    for player_id, a, b, c, count, last in rows:
+        balances = (a, b, c, 0, 0, 0) if dbf else (0, 0, 0, a, b, c)
         # Raw SQL on SQLite returns dates as text.
-        careers.append((player_id, *balances, _as_date(last), int(count)))
+        careers.append((player_id, *balances, _as_date(last), count))
     return careers
 
 
@@ -448,11 +460,14 @@ def _bump(federation: Federation) -> None:
         StandingsVersion.objects.create(federation=federation, version=1)
 
 
-def _recompute(federation: Federation, player_ids: Sequence[int] | None) -> int:
-    """Replace the standings of ``player_ids`` (``None``: the whole federation) from the ledger."""
+def _recompute(federation: Federation, player_ids: Sequence[int] | None, *, apart: bool = False) -> int:
+    """Replace the standings of ``player_ids`` (``None``: the whole federation) from the ledger.
+
+    ``apart``: a full rebuild may read half of the ledger on a second connection (see
+    :func:`_rebuild_postgresql`)."""
     _lock(federation)
     if player_ids is None and connection.vendor == "postgresql":
-        written, changed = _rebuild_postgresql(federation)
+        written, changed = _rebuild_postgresql(federation, apart=apart)
         if changed:
             _bump(federation)
         return written
@@ -473,40 +488,111 @@ def _recompute(federation: Federation, player_ids: Sequence[int] | None) -> int:
 _DIFF = "standings_season_diff"
 #: Players recomputed per part by :func:`standings_refresh_players`.
 _PART = 5000
+#: A federation with at least this many players is rebuilt in two halves at once (PostgreSQL, see
+#: :func:`_rebuild_postgresql`); below it, the second connection costs more than it saves.
+SPLIT_PLAYERS = 20_000
 
 
-def _rebuild_postgresql(federation: Federation) -> tuple[int, bool]:
-    """The full rebuild on PostgreSQL: the same sums and titles as :func:`_recompute`, but rows that are
-    already right are left alone, so a nightly rebuild of a consistent database writes (almost) nothing.
+def _nothing_written() -> bool:
+    """True when the current PostgreSQL transaction has written nothing yet (it has no transaction id), so
+    that another connection reads the same ledger as this one."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT txid_current_if_assigned() IS NULL")
+        return cursor.fetchone()[0]
 
-    1. One GROUP BY over the ledger into a temporary table.
-    2. One hash full join of those sums with the stored season rows gives the rows to delete, update and
-       insert; only those are written.
-    3. Career sums from the temporary table; titles in Python; only changed standings are rewritten.
-    """
-    sums, params = _season_sums(federation, None)
+
+def _halfway(federation: Federation) -> int | None:
+    """The median player id of a federation of at least :data:`SPLIT_PLAYERS` players (``None`` below)."""
+    players = Player.objects.filter(federation=federation).order_by("pk").values_list("pk", flat=True)
+    count = players.count()
+    return players[count // 2] if count >= SPLIT_PLAYERS else None
+
+
+def _rebuild_part(federation: Federation, players: tuple[int | None, int | None]):
+    """The season sums of the players with ids in ``players`` (from, below; ``None``: open) into the
+    temporary table :data:`_FRESH`, and their differences from the stored season rows into :data:`_DIFF`,
+    on this thread's connection, in its transaction. Returns their career sums (see :func:`_careers`)."""
+    sums, params = _season_sums(federation, None, players)
     seasons = connection.ops.quote_name(SeasonStanding._meta.db_table)
     values = _SEASON_COLUMNS[3:]
     differs = " OR ".join(f"s.{c} IS DISTINCT FROM f.{c}" for c in values)
+    low, high = players
+    stored = "federation_id = %s"
+    stored_params: list = [federation.pk]
+    if low is not None:
+        stored += " AND player_id >= %s"
+        stored_params.append(low)
+    if high is not None:
+        stored += " AND player_id < %s"
+        stored_params.append(high)
+    part = low is not None or high is not None
     with connection.cursor() as cursor:
         # A million groups stay in memory instead of spilling to disk; compiling these one-pass queries to
         # machine code costs more than it saves; a nested loop over a million index probes loses to one
         # hash join; parallel partial sums of a million groups, merged again, cost more than one pass.
-        # This transaction only.
+        # For half of the players, the whole ledger is read in one pass: a bitmap of half the awards
+        # touches every page too, and in a worse order. This transaction only.
         cursor.execute("SET LOCAL work_mem = '256MB'")
         cursor.execute("SET LOCAL jit = off")
         cursor.execute("SET LOCAL enable_nestloop = off")
         cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
+        cursor.execute(f"SET LOCAL enable_bitmapscan = {'off' if part else 'on'}")
         cursor.execute(f"DROP TABLE IF EXISTS {_FRESH}, {_DIFF}")
         cursor.execute(f"CREATE TEMPORARY TABLE {_FRESH} ON COMMIT DROP AS {sums}", params)
+        cursor.execute("SET LOCAL enable_bitmapscan = on")
         cursor.execute(
             f"CREATE TEMPORARY TABLE {_DIFF} ON COMMIT DROP AS SELECT s.id AS stored, f.* "  # noqa: S608 - our SQL
             f"FROM ({_season_row_sql(federation, _FRESH)}) f "
-            f"FULL JOIN (SELECT * FROM {seasons} WHERE federation_id = %s) s "
+            f"FULL JOIN (SELECT * FROM {seasons} WHERE {stored}) s "
             f"ON s.player_id = f.player_id AND s.season = f.season "
             f"WHERE s.id IS NULL OR f.player_id IS NULL OR {differs}",
-            [federation.pk],
+            stored_params,
         )
+    return _careers(_FRESH, federation)
+
+
+def _rebuild_part_apart(federation: Federation, players: tuple[int | None, int | None]):
+    """:func:`_rebuild_part` in a thread of its own, on that thread's own connection (closed after). Returns
+    the career sums and the differences, the latter as the blocks of a binary COPY of :data:`_DIFF`."""
+    try:
+        with transaction.atomic():
+            careers = _rebuild_part(federation, players)
+            with connection.cursor() as cursor, cursor.copy(f"COPY {_DIFF} TO STDOUT (FORMAT BINARY)") as copy:
+                blocks = [bytes(block) for block in copy]
+        return careers, blocks
+    finally:
+        connection.close()
+
+
+def _rebuild_postgresql(federation: Federation, *, apart: bool = False) -> tuple[int, bool]:
+    """The full rebuild on PostgreSQL: the same sums and titles as :func:`_recompute`, but rows that are
+    already right are left alone, so a nightly rebuild of a consistent database writes (almost) nothing.
+
+    1. One GROUP BY over the ledger into a temporary table, and one hash full join of those sums with the
+       stored season rows, which gives the rows to delete, update and insert (:func:`_rebuild_part`).
+       With ``apart`` (nothing written yet in this transaction) and a large federation, the players are cut
+       in two halves by id, and the second half is summed and compared on a second connection at the same
+       time, as a second process on the database server; its differences come back by binary COPY. Every
+       player's figures come from one read of the ledger either way; an award committed meanwhile is
+       counted by its own upload's update, which waits for this one's lock.
+    2. Only the differing season rows are written.
+    3. Career sums from the temporary tables; titles in Python; only changed standings are rewritten.
+    """
+    halfway = _halfway(federation) if apart else None
+    if halfway is None:
+        careers = _rebuild_part(federation, (None, None))
+    else:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            other = pool.submit(_rebuild_part_apart, federation, (halfway, None))
+            careers = _rebuild_part(federation, (None, halfway))
+            other_careers, blocks = other.result()
+        careers += other_careers
+        with connection.cursor() as cursor, cursor.copy(f"COPY {_DIFF} FROM STDIN (FORMAT BINARY)") as copy:
+            for block in blocks:
+                copy.write(block)
+    seasons = connection.ops.quote_name(SeasonStanding._meta.db_table)
+    values = _SEASON_COLUMNS[3:]
+    with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {seasons} WHERE id IN (SELECT stored FROM {_DIFF} WHERE player_id IS NULL)")  # noqa: S608
         updates = ", ".join(f"{c} = d.{c}" for c in values)
         cursor.execute(
@@ -518,7 +604,7 @@ def _rebuild_postgresql(federation: Federation) -> tuple[int, bool]:
         )
         cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {_DIFF})")  # noqa: S608
         seasons_changed = cursor.fetchone()[0]
-    rows, achievements = _standing_rows(federation, None, _careers(_FRESH, federation))
+    rows, achievements = _standing_rows(federation, None, careers)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {', '.join(_STANDING_COLUMNS)} FROM {connection.ops.quote_name(Standing._meta.db_table)} "  # noqa: S608
@@ -571,10 +657,13 @@ def standings_rebuild(*, actor=None, federation: Federation | None = None) -> di
     Gives exactly what the incremental updates gave. The title register is kept (titles are never lost);
     missing achievements are added. Audited as ``standings.rebuild``.
     """
+    # Another connection may read the ledger for this one only while this transaction has written nothing
+    # of its own (it would not see uncommitted awards); the rebuild itself never writes to the ledger.
+    apart = connection.vendor == "postgresql" and _nothing_written()
     federations = [federation] if federation is not None else list(Federation.objects.order_by("pk"))
     written = {}
     for fed in federations:
-        written[fed.code] = _recompute(fed, None)
+        written[fed.code] = _recompute(fed, None, apart=apart)
         audit_record(actor=actor, action="standings.rebuild", target=fed, payload={"standings": written[fed.code]})
     return written
 

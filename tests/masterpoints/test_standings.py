@@ -11,7 +11,7 @@ import time
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import F, Sum
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -514,6 +514,72 @@ def test_two_uploads_confirmed_at_once_lose_no_standings_update(postgres, world,
     assert len(ledger) == 12  # the first four pairs of each list are paid (D-P1); two pairs are in both
     assert dict(Standing.objects.filter(federation=world.dbf).values_list("player_id", "bp")) == ledger
     assert_rebuild_equals_incremental()
+
+
+@pytest.fixture
+def second_connection(monkeypatch):
+    """Every federation counts as large enough to be rebuilt in two halves; records each half read on a
+    second connection as (federation code, first player id)."""
+    monkeypatch.setattr(standings, "SPLIT_PLAYERS", 2)
+    calls: list[tuple[str, int]] = []
+    read_apart = standings._rebuild_part_apart
+
+    def spy(federation, players):
+        calls.append((federation.code, players[0]))
+        return read_apart(federation, players)
+
+    monkeypatch.setattr(standings, "_rebuild_part_apart", spy)
+    return calls
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_rebuild_in_two_halves_at_once_gives_and_repairs_what_one_pass_gives(postgres, world, second_connection):
+    """A large federation's rebuild reads its second half of players on a second connection at the same
+    time. Seasons across § 451C's 15/16 May, titles (§ 404) and damage on both sides of the cut must come
+    out exactly as from the rebuild in one pass."""
+    players = [player(world, str(80001 + i)) for i in range(30)]
+    for i, p in enumerate(players):
+        for day in SEASON_EDGES[: 1 + i % len(SEASON_EDGES)]:
+            post(p, "BP", 40 * (i + 1), day)
+            post(p, "SP", 3 * (i % 7) + 1, day)
+        if i % 5 == 0:
+            post(p, "GP", 2, SEASON_EDGES[-1])
+    with transaction.atomic():
+        standings._recompute(world.dbf, None)  # one pass, on this connection alone
+    kept = snapshot()
+    assert not second_connection
+
+    first, last = players[0], players[-1]
+    Standing.objects.filter(player=first).update(bp=F("bp") + 1)
+    Standing.objects.filter(player=last).delete()
+    SeasonStanding.objects.filter(player=last).order_by("season").first().delete()
+    SeasonStanding.objects.filter(player=first).update(award_count=F("award_count") + 1)
+    SeasonStanding.objects.create(player_id=last.pk, federation_id=world.dbf.pk, season=1999)
+    standings_rebuild(federation=world.dbf)
+    halfway = sorted(Player.objects.filter(federation=world.dbf).values_list("pk", flat=True))[31 // 2]
+    assert second_connection == [("dbf", halfway)]
+    assert first.pk < halfway <= last.pk
+    assert snapshot() == kept
+
+    Standing.objects.all().delete()
+    SeasonStanding.objects.all().delete()
+    standings_rebuild(federation=world.dbf)
+    assert snapshot() == kept
+
+
+@pytest.mark.postgres
+def test_a_rebuild_after_awards_of_its_own_transaction_reads_them_in_one_pass(postgres, world, second_connection):
+    """A second connection would not see awards this transaction has not committed: the rebuild then
+    reads the whole ledger on its own connection."""
+    p = player(world, "7")
+    q = player(world, "8")
+    post(p, "BP", 120)
+    post(q, "SP", 4)
+    standings_rebuild()
+    assert not second_connection
+    assert dict(Standing.objects.values_list("player_id", "bp")) == {p.pk: 120, q.pk: 0}
+    assert Standing.objects.get(player=q).sp == 4
 
 
 # --- the admin -------------------------------------------------------------------------------------------------
