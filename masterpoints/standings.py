@@ -497,7 +497,7 @@ def _nothing_written() -> bool:
     """True when the current PostgreSQL transaction has written nothing yet (it has no transaction id), so
     that another connection reads the same ledger as this one."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT txid_current_if_assigned() IS NULL")
+        cursor.execute("SELECT pg_current_xact_id_if_assigned() IS NULL")
         return cursor.fetchone()[0]
 
 
