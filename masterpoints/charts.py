@@ -14,7 +14,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from masterpoints.engine.common import format_units
+from masterpoints.numbers import decimal_separator, shown_units
 
 WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 32
@@ -68,12 +68,13 @@ def points_chart(series: Sequence[tuple[datetime.date, dict[str, int]]], scheme:
 
     parts = []
     decimals = lines[0][2]
+    separator = decimal_separator()
     for fraction in (0, 0.5, 1):
         units = round(bottom + (top - bottom) * fraction)
         parts.append(
             f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(units):.1f}" y2="{y(units):.1f}"/>'
             f'<text class="tick" x="{LEFT - 6}" y="{y(units) + 4:.1f}" text-anchor="end">'
-            f"{escape(format_units(units, decimals))}</text>"
+            f"{escape(shown_units(units, decimals, separator))}</text>"
         )
     for year in range(first.year + 1, last.year + 1):
         day = datetime.date(year, 1, 1)
@@ -90,7 +91,7 @@ def points_chart(series: Sequence[tuple[datetime.date, dict[str, int]]], scheme:
             path.append(f"H{x(day):.1f}V{y(units):.1f}")
         path.append(f"H{x(last):.1f}")
         parts.append(f'<path class="line line-{kind}" d="{"".join(path)}"><title>{escape(kind)}</title></path>')
-        legend.append((kind, format_units(points[-1], line_decimals)))
+        legend.append((kind, shown_units(points[-1], line_decimals, separator)))
     summary = ", ".join(f"{kind} {amount}" for kind, amount in legend)
     title = escape(_("Points over time"))
     desc = escape(

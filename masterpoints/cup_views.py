@@ -26,7 +26,7 @@ from masterpoints.cups import (
     series_for,
     top16,
 )
-from masterpoints.engine.common import format_units
+from masterpoints.numbers import shown_units
 from masterpoints.standings import season_label, season_of
 from masterpoints.tables import shown_name
 
@@ -48,10 +48,15 @@ def _cup(value) -> str:
     return value if value in Cup.values else Cup.BRONZE
 
 
+def _decimals(cup: str) -> int:
+    """The gold cup counts MP in hundredths; the others whole BP (§ 451D–E, § 402)."""
+    return 2 if cup == Cup.GOLD else 0
+
+
 def _lines(lines, see_hidden: bool, decimals: int = 0):
     """Rows with the name as the viewer may see it and the result as shown (gold: MP, § 402)."""
     return [
-        {"line": line, "name": shown_name(line.player, see_hidden), "amount": format_units(line.units, decimals)}
+        {"line": line, "name": shown_name(line.player, see_hidden), "amount": shown_units(line.units, decimals)}
         for line in lines
     ]
 
@@ -64,6 +69,7 @@ def cup_list(request):
     cup = _cup(request.GET.get("cup"))
     see_hidden = is_secretariat(request.user, federation)
     series = series_for(federation, cup, season)
+    decimals = _decimals(cup)
     context = {
         "federation": federation,
         "cup": cup,
@@ -72,11 +78,8 @@ def cup_list(request):
         "season": season,
         "season_label": season_label("dbf", season),
         "seasons": [(s, season_label("dbf", s)) for s in range(current, current - 10, -1)],
-        "lines": _lines(
-            cup_ranking(federation=federation, cup=cup, season=season, limit=25),
-            see_hidden,
-            2 if cup == Cup.GOLD else 0,
-        ),
+        "lines": _lines(cup_ranking(federation=federation, cup=cup, season=season, limit=25), see_hidden, decimals),
+        "decimals": decimals,
         "series": series,
         "wins": [
             {"win": win, "name": shown_name(win.player, see_hidden)}
@@ -115,6 +118,7 @@ def cup_report(request):
             {
                 "cup": cup,
                 "label": label,
+                "decimals": _decimals(cup),
                 "series": series,
                 "recorded": series.wins.filter(season=season).select_related("player").first() if series else None,
                 "decision": decision,

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.models import Award, Standing
+from masterpoints.numbers import decimal_separator, shown_units
 from masterpoints.selectors import title_label
 
 #: The point columns each scheme shows, in order.
@@ -51,9 +52,9 @@ class PointsColumn(tables.Column):
         self.decimals = _DECIMALS[field]
 
     def render(self, value):
-        return format_units(value, self.decimals)
+        return shown_units(value, self.decimals)
 
-    def value(self, value):
+    def value(self, value):  # the exports: data for programs, with a decimal point
         return format_units(value, self.decimals)
 
 
@@ -111,9 +112,13 @@ class StandingTable(tables.Table):
             "club": lambda r: ("", escape(home_club_name(r))),
             "title": lambda r: ("", escape(record_title(r))),
         }
+        separator = decimal_separator()
         for name in _ALL_POINTS:
             decimals = _DECIMALS[name]
-            cells[name] = lambda r, name=name, decimals=decimals: ("num", format_units(getattr(r, name), decimals))
+            cells[name] = lambda r, name=name, decimals=decimals: (
+                "num",
+                shown_units(getattr(r, name), decimals, separator),
+            )
         shown = [column.name for column in self.columns]
         html = []
         page = getattr(self, "page", None)
@@ -180,7 +185,7 @@ class AwardTable(tables.Table):
         row_attrs = {"class": lambda record: f"source-{record.source}"}
 
     def render_amount(self, record):
-        return f"{format_units(record.units, KIND_DECIMALS[record.kind])} {record.kind}"
+        return f"{shown_units(record.units, KIND_DECIMALS[record.kind])} {record.kind}"
 
     def render_what(self, record):
         parts = []

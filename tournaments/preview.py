@@ -97,11 +97,16 @@ class Difference:
     after: int
 
     @property
+    def before_amount(self) -> str:
+        return format_units(self.before, KIND_DECIMALS[self.kind])
+
+    @property
+    def after_amount(self) -> str:
+        return format_units(self.after, KIND_DECIMALS[self.kind])
+
+    @property
     def change(self) -> str:
         return format_units(self.after - self.before, KIND_DECIMALS[self.kind])
-
-    def amount(self, units: int) -> str:
-        return format_units(units, KIND_DECIMALS[self.kind])
 
 
 @dataclass

@@ -51,14 +51,15 @@ def ceil_units(value: Number, unit: Number = 1, tolerance: Fraction = CEIL_TOLER
     return max(1, math.ceil(x - tolerance))
 
 
-def format_units(units: int, decimals: int) -> str:
-    """Integer units as a decimal string with the kind's decimals: 307 units of 0.1 SP → ``"30.7"``."""
+def format_units(units: int, decimals: int, separator: str = ".") -> str:
+    """Integer units as a decimal string with the kind's decimals: 307 units of 0.1 SP → ``"30.7"``
+    (``"30,7"`` with ``separator=","``)."""
     sign = "-" if units < 0 else ""
     units = abs(units)
     if decimals == 0:
         return f"{sign}{units}"
     whole, part = divmod(units, 10**decimals)
-    return f"{sign}{whole}.{part:0{decimals}d}"
+    return f"{sign}{whole}{separator}{part:0{decimals}d}"
 
 
 # --- request parsing shared by both schemes' calculators (engine-cli.md) ---------------------------

@@ -291,6 +291,18 @@ def test_the_cup_report_is_the_secretariats_and_records_the_winner(client, world
     assert "already recorded" in response.content.decode()
 
 
+def test_the_gold_cup_report_shows_mp_with_their_two_decimals_451e(client, world, personas, gold, monkeypatch):
+    from django.utils import timezone
+
+    monkeypatch.setattr(timezone, "localdate", lambda: AFTER)
+    post(player(world, "1"), 150, kind="GP")  # 1.50 GP = 1.50 MP, counted in hundredths
+    client.force_login(personas.secretariat)
+    url = reverse("masterpoints:cup_report") + "?season=2024"
+    assert "<td>1.50</td>" in client.get(url).content.decode()
+    client.cookies["django_language"] = "da"
+    assert "<td>1,50</td>" in client.get(url).content.decode()
+
+
 def test_the_top16_page_is_public_and_shows_hidden_names_to_the_clubs_directors_only_452a(client, world, personas):
     event = club_event(world, datetime.date(2024, 9, 2))
     hidden = player(world, "55", hide=True)

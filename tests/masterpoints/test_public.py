@@ -169,6 +169,21 @@ def test_the_rankings_speak_danish_and_croatian(client, league):
         assert f'<html lang="{language}">' in body
 
 
+def test_points_are_written_as_the_readers_language_writes_them(client, league):
+    """Danish and Croatian write a decimal comma (20,00 MP, 100,0 SP) on the pages; the exports keep the
+    point, as data for programs."""
+    for language in ("da", "hr"):
+        client.cookies["django_language"] = language
+        found = rows(rankings(client, federation=league.dbf.pk))
+        assert ">20,00<" in found[0] and ">100,0<" in found[1] and "20.00" not in found[0]
+        page = client.get(reverse("masterpoints:player", args=["dbf", "502"])).content.decode()
+        assert "<dd>100,0</dd>" in page and "100.0" not in page
+        export = rankings(client, federation=league.dbf.pk, export="csv").content.decode("utf-8-sig")
+        assert "20.00" in export and "20,00" not in export
+    client.cookies["django_language"] = "en"
+    assert ">20.00<" in rows(rankings(client, federation=league.dbf.pk))[0]
+
+
 # --- a player's page -------------------------------------------------------------------------------------
 
 

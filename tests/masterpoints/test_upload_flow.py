@@ -13,7 +13,7 @@ from federation.models import AuditEvent, Player
 from masterpoints.models import Award
 from masterpoints.services import results_upload_confirm
 from tournaments.models import ResultUpload, Tournament
-from tournaments.preview import build_preview
+from tournaments.preview import Difference, build_preview
 from tournaments.services import results_upload_create, results_upload_resolve
 from tournaments.synthetic import pairs_from_numbers, usebio_pairs
 
@@ -158,6 +158,14 @@ def test_a_reupload_supersedes_with_reversals_and_shows_the_differences(world, h
     assert old_awards.count() == 12
     assert all(award.reversed_by.units == -award.units for award in old_awards)
     assert list(Tournament.objects.current()) == [new]
+
+
+def test_the_differences_show_before_and_after_in_the_kinds_decimals_402():
+    """0.1 SP and 0.01 GP are the units (§ 402): 307 units before are 30.7 SP, not 307."""
+    sp = Difference(player=None, kind="SP", before=307, after=250)
+    assert (sp.before_amount, sp.after_amount, sp.change) == ("30.7", "25.0", "-5.7")
+    gp = Difference(player=None, kind="GP", before=0, after=267)
+    assert (gp.before_amount, gp.after_amount, gp.change) == ("0.00", "2.67", "2.67")
 
 
 def test_warnings_need_an_explicit_tick(world, hbs_director):
