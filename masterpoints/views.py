@@ -39,7 +39,9 @@ def calculator(request):
             answer = calculate(form.engine_request())
         except RequestError as error:
             form.add_engine_error(error.field, error.message)
-    context = {"forms": forms, "chosen": chosen, "answer": answer}
+    # The scheme whose symbols the answer's explanation uses (the title calculator is DBf's, § 404).
+    scheme = "hbs" if chosen in ("hbs", "category") else "dbf"
+    context = {"forms": forms, "chosen": chosen, "answer": answer, "scheme": scheme}
     if answer and chosen == "title":
         context["stars"] = "★" * answer.get("stars", 0)
         context["next_stars"] = "★" * ((answer.get("next") or {}).get("stars") or 0)

@@ -1,13 +1,16 @@
-"""Amounts with the reader's decimal separator (``30,7`` in Danish and Croatian, ``30.7`` in English).
+"""Amounts with the reader's decimal separator (``30,7`` in Danish and Croatian, ``30.7`` in English), and
+the explanation of an award in the reader's language.
 
-``{% load points %}``, then ``{{ award.amount|points }}`` for an amount already written with a point, or
-``{{ line.units|units:2 }}`` for integer units and the kind's decimals.
+``{% load points %}``, then ``{{ award.amount|points }}`` for an amount already written with a point,
+``{{ line.units|units:2 }}`` for integer units and the kind's decimals, ``{% why award.explanation award.kind %}``
+for why an award is this many points.
 """
 
 from __future__ import annotations
 
 from django import template
 
+from masterpoints.explanations import explained
 from masterpoints.numbers import shown_amount, shown_units
 
 register = template.Library()
@@ -18,3 +21,10 @@ register.filter("points", shown_amount, is_safe=True)
 def units(value, decimals) -> str:
     """Integer units (``1234`` hundredths of an MP) as ``12.34`` in the reader's writing."""
     return shown_units(int(value), int(decimals))
+
+
+@register.inclusion_tag("masterpoints/why.html")
+def why(explanation, kind_or_scheme: str) -> dict:
+    """``{% why award.explanation award.kind %}``: the rules and the inputs of an award, each symbol with
+    what it stands for (``masterpoints.explanations``)."""
+    return {"why": explained(explanation, kind_or_scheme)}

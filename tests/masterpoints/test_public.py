@@ -223,6 +223,41 @@ def test_a_player_page_explains_each_award_and_marks_corrections(client, world, 
     assert "2 of 8" in body  # behind the partner, who kept 24 BP; eight players were paid
 
 
+def test_an_awards_explanation_says_what_each_symbol_stands_for_in_the_readers_language(client, uploaded):
+    """The player's page and the tournament's page explain an award under the rule book's symbols (§ 406),
+    each with its meaning, and the engine's fixed words and numbers as the reader writes them."""
+    winner = Player.objects.get(number=NUMBERS[0])
+    pages = (reverse("masterpoints:player", args=["dbf", winner.number]), uploaded.get_absolute_url())
+    for url in pages:
+        body = client.get(url).content.decode()
+        assert "<code>M</code> = 2 <small>– mass factor (§ 406)</small>" in body
+        assert "<code>eligibility</code> = played this session (§ 405B6b)" in body
+        assert "<code>Q</code> = 0.6" in body
+    client.cookies["django_language"] = "da"
+    for url in pages:
+        body = client.get(url).content.decode()
+        assert "<code>M</code> = 2 <small>– mængdefaktor (§ 406)</small>" in body
+        assert "<code>eligibility</code> = spillede i denne omgang (§ 405B6b)" in body
+        assert "<code>Q</code> = 0,6" in body and "<code>form</code> = par" in body
+
+
+def test_the_same_symbol_means_what_its_own_rule_book_says():
+    """B is DBf's bonus factor (§ 412B) but HBS's points for first place; an unknown symbol is shown as
+    stored, without a meaning."""
+    from django.utils import translation
+
+    from masterpoints.explanations import explained
+
+    with translation.override("en"):
+        dbf = explained({"rules": ["§ 412B"], "inputs": {"B": "10", "zeta": "3"}}, "BP")
+        hbs = explained({"rules": ["HBS formula"], "inputs": {"B": "21.5"}}, "black")
+    assert [(i.name, i.value, i.meaning) for i in dbf.inputs] == [
+        ("B", "10", "bonus factor (§ 412B)"),
+        ("zeta", "3", ""),
+    ]
+    assert hbs.inputs[0].meaning == "points for first place, per player (HBS formula)"
+
+
 def test_a_player_page_shows_what_the_next_title_needs_404(client, world):
     p = add_player(world, "601", club=world.club_a)
     post(p, "BP", 150)  # 1.5 MP: 0.5 MP short of Klubmester (2 MP)
