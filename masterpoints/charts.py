@@ -14,7 +14,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from masterpoints.numbers import decimal_separator, shown_units
+from masterpoints.numbers import decimal_separator, kind_label, shown_units
 
 WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 32
@@ -90,9 +90,10 @@ def points_chart(series: Sequence[tuple[datetime.date, dict[str, int]]], scheme:
         for (day, _totals), units in zip(series[1:], points[1:], strict=True):
             path.append(f"H{x(day):.1f}V{y(units):.1f}")
         path.append(f"H{x(last):.1f}")
-        parts.append(f'<path class="line line-{kind}" d="{"".join(path)}"><title>{escape(kind)}</title></path>')
+        name = escape(kind_label(kind))
+        parts.append(f'<path class="line line-{kind}" d="{"".join(path)}"><title>{name}</title></path>')
         legend.append((kind, shown_units(points[-1], line_decimals, separator)))
-    summary = ", ".join(f"{kind} {amount}" for kind, amount in legend)
+    summary = ", ".join(f"{kind_label(kind)} {amount}" for kind, amount in legend)
     title = escape(_("Points over time"))
     desc = escape(
         _("From %(first)s to %(last)s; now %(summary)s.")

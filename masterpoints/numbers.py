@@ -1,4 +1,5 @@
-"""Points as the reader's language writes them: ``30.7`` in English, ``30,7`` in Danish and Croatian.
+"""Points as the reader's language writes them: ``30.7`` in English, ``30,7`` in Danish and Croatian, and
+HBS' point kinds by their names in that language (``crni``, ``crveni``, ``majstorski``).
 
 The ledger, the engine, the JSON API and the CSV/XLSX exports keep the point as the decimal separator
 (data for programs); only what a page or an e-mail shows to a person goes through these helpers.
@@ -9,10 +10,13 @@ from __future__ import annotations
 import re
 
 from django.utils.formats import get_format
+from django.utils.translation import gettext_lazy as _
 
 from masterpoints.engine.common import format_units
 
 _AMOUNT = re.compile(r"[-+]?\d+\.\d+")
+#: HBS' kinds by name; DBf's BP, SP and GP are written so in every language (§ 402).
+_KIND_NAMES = {"black": _("black"), "red": _("red"), "master": _("master")}
 
 
 def decimal_separator() -> str:
@@ -31,3 +35,8 @@ def shown_amount(value) -> str:
     anything else unchanged."""
     text = str(value)
     return text.replace(".", decimal_separator()) if _AMOUNT.fullmatch(text) else text
+
+
+def kind_label(kind: str) -> str:
+    """A point kind as the reader's language names it next to an amount: ``BP``, ``crni`` …"""
+    return str(_KIND_NAMES.get(kind, kind))

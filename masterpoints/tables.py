@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.explanations import explained
 from masterpoints.models import Award, Standing
-from masterpoints.numbers import decimal_separator, shown_units
+from masterpoints.numbers import decimal_separator, kind_label, shown_units
 from masterpoints.selectors import title_label
 
 #: The point columns each scheme shows, in order.
@@ -187,7 +187,7 @@ class AwardTable(tables.Table):
         row_attrs = {"class": lambda record: f"source-{record.source}"}
 
     def render_amount(self, record):
-        return f"{shown_units(record.units, KIND_DECIMALS[record.kind])} {record.kind}"
+        return f"{shown_units(record.units, KIND_DECIMALS[record.kind])} {kind_label(record.kind)}"
 
     def render_what(self, record):
         parts = []

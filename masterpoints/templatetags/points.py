@@ -2,8 +2,8 @@
 the explanation of an award in the reader's language.
 
 ``{% load points %}``, then ``{{ award.amount|points }}`` for an amount already written with a point,
-``{{ line.units|units:2 }}`` for integer units and the kind's decimals, ``{% why award.explanation award.kind %}``
-for why an award is this many points.
+``{{ line.units|units:2 }}`` for integer units and the kind's decimals, ``{{ award.kind|kind }}`` for the
+kind's name, ``{% why award.explanation award.kind %}`` for why an award is this many points.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from __future__ import annotations
 from django import template
 
 from masterpoints.explanations import explained
-from masterpoints.numbers import shown_amount, shown_units
+from masterpoints.numbers import kind_label, shown_amount, shown_units
 
 register = template.Library()
 register.filter("points", shown_amount, is_safe=True)
+register.filter("kind", kind_label, is_safe=True)
 
 
 @register.filter(is_safe=True)

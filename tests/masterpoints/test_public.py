@@ -184,6 +184,20 @@ def test_points_are_written_as_the_readers_language_writes_them(client, league):
     assert ">20.00<" in rows(rankings(client, federation=league.dbf.pk))[0]
 
 
+def test_hbs_point_kinds_are_named_in_the_readers_language(client, league):
+    """Black, red and master points are crni, crveni and majstorski poeni on a Croatian page; BP, SP and GP
+    keep their letters in every language (§ 402)."""
+    url = reverse("masterpoints:player", args=["hbs", "7001"])
+    client.cookies["django_language"] = "hr"
+    body = client.get(url).content.decode()
+    assert "<dt>crni</dt><dd>60</dd>" in body and "60 crni" in body and ">black<" not in body
+    client.cookies["django_language"] = "en"
+    assert "<dt>black</dt><dd>60</dd>" in client.get(url).content.decode()
+    client.cookies["django_language"] = "da"
+    silver = client.get(reverse("masterpoints:player", args=["dbf", "502"])).content.decode()
+    assert "<dt>SP</dt><dd>100,0</dd>" in silver
+
+
 # --- a player's page -------------------------------------------------------------------------------------
 
 
