@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from html import escape
 
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from masterpoints.engine.common import KIND_DECIMALS
+from masterpoints.numbers import shown_amount
 
 #: The meaning of each symbol, per scheme (DBf: dbf.md § 1 and § 405–406, 412; HBS: the formula, H-3…H-9).
 SYMBOLS = {
@@ -128,3 +132,18 @@ def explained(explanation, kind_or_scheme: str) -> Explained:
         tuple(rules),
         tuple(Input(name, str(VALUES.get(value, value)), str(symbols.get(name, ""))) for name, value in pairs),
     )
+
+
+def explanation_html(explanation, kind_or_scheme: str) -> SafeString:
+    """:func:`explained` as HTML: the rule ids, then each input as ``symbol = value – meaning``, amounts
+    with the reader's decimal separator. Built in Python (a player's page shows a hundred of them); every
+    text is escaped here."""
+    why = explained(explanation, kind_or_scheme)
+    items = "".join(
+        f"<li><code>{escape(item.name)}</code> = {escape(shown_amount(item.value))}"
+        + (f" <small>– {escape(item.meaning)}</small>" if item.meaning else "")
+        + "</li>"
+        for item in why.inputs
+    )
+    rules = escape(", ".join(why.rules))
+    return mark_safe(f'<p>{escape(gettext("Rules"))}: {rules}</p><ul class="inputs">{items}</ul>')  # noqa: S308

@@ -6,14 +6,13 @@ from html import escape
 from urllib.parse import quote
 
 import django_tables2 as tables
-from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from masterpoints.engine.common import KIND_DECIMALS, format_units
-from masterpoints.explanations import explained
+from masterpoints.explanations import explanation_html
 from masterpoints.models import Award, Standing
 from masterpoints.numbers import decimal_separator, kind_label, shown_units
 from masterpoints.selectors import title_label
@@ -219,7 +218,7 @@ class AwardTable(tables.Table):
     def render_why(self, record):
         explanation = record.explanation or {}
         if explanation.get("rules") or explanation.get("inputs"):
-            why = get_template("masterpoints/why.html").render({"why": explained(explanation, record.kind)})
+            why = explanation_html(explanation, record.kind)
             return format_html('<details class="why"><summary>{}</summary>{}</details>', _("why this many?"), why)
         if record.source == Award.Source.REVERSAL:
             return format_html("<small>{}</small>", _("The earlier award is cancelled; its points are taken back."))

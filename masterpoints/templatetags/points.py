@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django import template
 
-from masterpoints.explanations import explained
+from masterpoints.explanations import explanation_html
 from masterpoints.numbers import kind_label, shown_amount, shown_units
 
 register = template.Library()
@@ -24,8 +24,8 @@ def units(value, decimals) -> str:
     return shown_units(int(value), int(decimals))
 
 
-@register.inclusion_tag("masterpoints/why.html")
-def why(explanation, kind_or_scheme: str) -> dict:
+@register.simple_tag
+def why(explanation, kind_or_scheme: str):
     """``{% why award.explanation award.kind %}``: the rules and the inputs of an award, each symbol with
     what it stands for (``masterpoints.explanations``)."""
-    return {"why": explained(explanation, kind_or_scheme)}
+    return explanation_html(explanation, kind_or_scheme)
