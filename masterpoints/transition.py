@@ -12,6 +12,10 @@
   :func:`transition_what_if` replays the stored tournaments under other parameters (S, T, the share of
   places paid, the rounding, any rule-set key) and reports how categories would move. It writes nothing.
 
+After each import the players' standings are recomputed in the same transaction, and the categories the
+entries give are registered as announced: they are the lists' starting state (rule 7), not news for the
+monthly title e-mail.
+
 Every amount is a new ledger row with ``source="transition"`` (never an edit), audited; each import is
 idempotent: a player's rule-1 or rule-3 credit is posted once (a second import of the same file posts
 nothing and says so), and rule-4 top-ups post only what is still missing. A file with any bad row posts
@@ -32,7 +36,7 @@ from fractions import Fraction
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -45,7 +49,7 @@ from masterpoints.engine.hbs import events as hbs_events
 from masterpoints.engine.hbs.categories import category_for
 from masterpoints.engine.hbs.rules import KINDS, HbsRuleSet, number_text
 from masterpoints.models import Award, TitleAchievement
-from masterpoints.tasks import standings_update_players
+from masterpoints.standings import standings_refresh_players
 from tournaments.models import Tournament
 
 #: The ledger ``part`` of each kind of transition entry: how idempotency finds earlier ones.
@@ -180,7 +184,16 @@ def _finish(*, actor, federation, action: str, data: bytes, report: ImportReport
         | {p.pk for p in Player.objects.filter(federation=federation, number__in=[n for n, _c in report.kept])}
     )
     if players:
-        standings_update_players.delay_on_commit(federation.pk, players)
+        # The standings follow at once, in this transaction (the federation stays locked). The categories
+        # these entries give are the starting state of the new lists (rule 7), not news: they are registered
+        # as announced, so that the monthly title e-mail (H-2) does not report every player of the
+        # federation as newly categorised. A category reached earlier by a result and not yet announced
+        # stays news.
+        newest = TitleAchievement.objects.filter(federation=federation).aggregate(newest=Max("pk"))["newest"] or 0
+        standings_refresh_players(federation=federation, player_ids=players)
+        TitleAchievement.objects.filter(federation=federation, pk__gt=newest, announced_at__isnull=True).update(
+            announced_at=timezone.now()
+        )
     return report
 
 

@@ -58,6 +58,23 @@ def test_opening_black_points_are_ledger_rows_from_the_old_list_transition_rule_
     assert AuditEvent.objects.filter(action="transition.opening", payload__posted=[["1", "black", 1200]]).exists()
 
 
+def test_the_categories_of_the_opening_balances_are_the_starting_state_not_news_transition_rule_7_h2(world, office):
+    """After the import the standings show the categories at once; the monthly title e-mail announces none
+    of them (every player would be "new"), but a category reached earlier by a result is still news."""
+    a, b = hbs_player(world, "1"), hbs_player(world, "2")
+    Award.objects.create(
+        federation=world.hbs, player=b, kind="black", units=60, source="manual", reason="x", awarded_on=ON
+    )
+    standings_refresh_players(federation=world.hbs, player_ids=[b.pk])
+    earlier = TitleAchievement.objects.get(player=b)  # vankategornik from a result, not yet announced
+    opening(world, office, "number,black\n1,60\n2,600\n")
+    assert Standing.objects.get(player=a).title == "vankategornik"
+    assert Standing.objects.get(player=b).black == 660
+    new = TitleAchievement.objects.filter(player__in=[a, b]).exclude(pk=earlier.pk)
+    assert new.count() == 2 and all(row.announced_at is not None for row in new)
+    assert TitleAchievement.objects.get(pk=earlier.pk).announced_at is None
+
+
 def test_importing_the_same_opening_list_again_posts_nothing_and_says_so_transition_rule_1(world, office):
     hbs_player(world, "1")
     opening(world, office, "number,black\n1,1200\n")
@@ -143,7 +160,7 @@ def test_an_old_category_is_kept_and_red_and_master_are_topped_up_to_its_minimum
     )
     assert sorted(report.posted) == [("1", "master", 50), ("1", "red", 400)]  # never black (rule 4)
     assert report.kept == [("1", "majstor")] and report.unchanged == ["2"]  # 600 black already gives karo
-    kept = TitleAchievement.objects.get(player=p)
+    kept = TitleAchievement.objects.filter(player=p).order_by("rung").last()  # above the opening vankategornik
     assert kept.title == "majstor" and kept.announced_at is not None  # kept, not news for the title e-mail
     standings_refresh_players(federation=world.hbs, player_ids=[p.pk])
     assert Standing.objects.get(player=p).title == "majstor"  # held above the computed vankategornik (H-2)
