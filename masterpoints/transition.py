@@ -27,8 +27,10 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import json
 import math
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -553,3 +555,75 @@ __all__ = [
     "transition_what_if",
     "what_if_rules",
 ]
+
+
+def what_if_parameters(settings_lines: Iterable[str], strength_lines: Iterable[str]) -> tuple[dict, dict[str, str]]:
+    """The what-if parameters as people write them: ``KEY=VALUE`` per rule-set key (a JSON object or list
+    after ``{``/``[``, ``true``/``false``, a whole number, else text) and ``KIND=S`` per point kind.
+    Returns ``(overrides, strengths)`` for :func:`transition_what_if`; a line without ``=`` is refused."""
+    overrides: dict = {}
+    for line in settings_lines:
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise refusal("BAD_PARAMETER", error=_("write KEY=VALUE, not %(line)s") % {"line": line})
+        value = value.strip()
+        try:
+            overrides[key.strip()] = json.loads(value) if value[:1] in "{[" else _plain(value)
+        except json.JSONDecodeError as error:
+            raise refusal("BAD_PARAMETER", error=f"{key.strip()}: {error}") from None
+    strengths: dict[str, str] = {}
+    for line in strength_lines:
+        kind, sep, value = line.partition("=")
+        if not sep:
+            raise refusal("BAD_STRENGTH", kind=line, kinds=", ".join(KINDS))
+        strengths[kind.strip()] = value.strip()
+    return overrides, strengths
+
+
+def _plain(value: str):
+    if value in ("true", "false"):
+        return value == "true"
+    if value.lstrip("-").isdigit():
+        return int(value)
+    return value
+
+
+#: The columns of :func:`what_if_csv`.
+WHAT_IF_COLUMNS = (
+    "number",
+    "name",
+    "black",
+    "red",
+    "master",
+    "category",
+    "alt black",
+    "alt red",
+    "alt master",
+    "alt category",
+    "move",
+)
+_MOVES = {1: "up", -1: "down", 0: "same"}
+
+
+def what_if_csv(result: WhatIf, out, *, every: bool = False) -> None:
+    """Write the what-if result to the text stream ``out`` as CSV: the players whose category moves (every
+    player with ``every``), then a ``#`` line with the parameters and the counts."""
+    writer = csv.writer(out)
+    writer.writerow(WHAT_IF_COLUMNS)
+    for row in result.rows:
+        if row.move or every:
+            writer.writerow(
+                [
+                    row.player.number,
+                    row.player.full_name,
+                    *row.current,
+                    row.current_category or "-",
+                    *row.alternative,
+                    row.alternative_category or "-",
+                    _MOVES[row.move],
+                ]
+            )
+    out.write(
+        f"# {result.tournaments} tournaments replayed with {json.dumps(result.parameters)}: "
+        f"{result.up} up, {result.down} down, {result.same} unchanged\n"
+    )

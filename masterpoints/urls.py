@@ -1,6 +1,6 @@
 from django.urls import path
 
-from masterpoints import cup_views, public_views, views
+from masterpoints import cup_views, public_views, transition_views, views
 
 app_name = "masterpoints"
 urlpatterns = [
@@ -19,4 +19,6 @@ urlpatterns = [
     path("cups/", cup_views.cup_list, name="cups"),
     path("cups/report/", cup_views.cup_report, name="cup_report"),
     path("clubs/<int:pk>/top16/", cup_views.top16_list, name="top16"),
+    # The HBS secretariat's transition tools (transition rules 1, 3, 4 and 8).
+    path("office/transition/", transition_views.transition_page, name="transition"),
 ]

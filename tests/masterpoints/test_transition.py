@@ -5,8 +5,11 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from clubs.services import officer_assign
 from federation.models import AuditEvent, Player
@@ -271,3 +274,50 @@ def test_the_what_if_command_prints_the_changes_as_csv_with_a_summary(world, his
     assert "1 tournaments replayed" in out and "0 down" in out
     with pytest.raises(CommandError, match="unknown rule set keys"):
         call_command("hbs_transition", "what-if", "--set", "nonsense=1")
+
+
+# --- the secretariat's page ----------------------------------------------------------------------------------
+
+
+def transition_url(world, **query):
+    url = reverse("masterpoints:transition") + f"?federation={world.hbs.pk}"
+    return url + "".join(f"&{key}={value}" for key, value in query.items())
+
+
+def test_the_transition_page_is_the_hbs_secretariats(client, world, office, personas):
+    url = transition_url(world)
+    assert client.get(url).status_code == 302  # anonymous: to the login page
+    for persona in (personas.secretariat, personas.director_a, personas.player):  # DBf's secretariat too
+        client.force_login(persona)
+        assert client.get(url).status_code == 403
+    client.force_login(office)
+    assert "Import an old list" in client.get(url).content.decode()
+    assert "HBS transition" in client.get(reverse("federation:office")).content.decode()
+
+
+def test_an_import_from_the_page_posts_and_reports_and_a_bad_file_posts_nothing_transition_rule_1(
+    client, world, office
+):
+    a = hbs_player(world, "1")
+    client.force_login(office)
+    upload = SimpleUploadedFile("old.csv", b"number,black\n1,1200\n", content_type="text/csv")
+    page = client.post(transition_url(world), {"action": "opening", "file": upload, "on": "2025-01-02"})
+    assert "1: 1200 black" in page.content.decode()
+    assert Award.objects.get(player=a).awarded_on == ON
+    bad = SimpleUploadedFile("old.csv", b"number,black\n1,12\n9,5\n", content_type="text/csv")
+    page = client.post(transition_url(world), {"action": "opening", "file": bad})
+    body = page.content.decode()
+    assert "line 3: no player with the number 9" in body and "posted" not in body.lower()
+    assert Award.objects.count() == 1
+
+
+def test_the_what_if_from_the_page_shows_who_moves_and_exports_every_player_transition_rule_8(client, world, history):
+    client.force_login(User.objects.get(username="tajnik"))
+    body = client.get(transition_url(world, what_if=1, strength_black="3")).content.decode()
+    assert "1 tournaments replayed" in body and "↑" in body
+    export = client.get(transition_url(world, what_if=1, strength_black="3", export="csv"))
+    assert export["Content-Type"].startswith("text/csv")
+    lines = export.content.decode().splitlines()
+    assert lines[0].startswith("number,name,black") and len(lines) == 16 + 2  # header, every player, summary
+    refused = client.get(transition_url(world, what_if=1, settings="paid_share")).content.decode()
+    assert "write KEY=VALUE, not paid_share" in refused

@@ -5,8 +5,6 @@ HBS transition rules 1, 3, 4 and 8 (``masterpoints.transition``).
 
 from __future__ import annotations
 
-import csv
-import json
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
@@ -18,6 +16,8 @@ from masterpoints.transition import (
     transition_keep_categories,
     transition_opening_import,
     transition_what_if,
+    what_if_csv,
+    what_if_parameters,
 )
 
 IMPORTS = {
@@ -75,58 +75,6 @@ class Command(BaseCommand):
             self.stdout.write("This import posted nothing.")
 
     def _what_if(self, federation, options) -> None:
-        overrides = {}
-        for item in options["set"]:
-            key, sep, value = item.partition("=")
-            if not sep:
-                raise CommandError(f"--set {item!r}: write KEY=VALUE.")
-            value = value.strip()
-            overrides[key.strip()] = json.loads(value) if value[:1] in "{[" else _plain(value)
-        strengths = {}
-        for item in options["strength"]:
-            kind, sep, value = item.partition("=")
-            if not sep:
-                raise CommandError(f"--strength {item!r}: write KIND=S.")
-            strengths[kind.strip()] = value.strip()
+        overrides, strengths = what_if_parameters(options["set"], options["strength"])
         result = transition_what_if(federation=federation, overrides=overrides, strengths=strengths)
-        writer = csv.writer(self.stdout)
-        writer.writerow(
-            [
-                "number",
-                "name",
-                "black",
-                "red",
-                "master",
-                "category",
-                "alt black",
-                "alt red",
-                "alt master",
-                "alt category",
-                "move",
-            ]
-        )
-        for row in result.rows:
-            if row.move or options["csv"]:
-                writer.writerow(
-                    [
-                        row.player.number,
-                        row.player.full_name,
-                        *row.current,
-                        row.current_category or "-",
-                        *row.alternative,
-                        row.alternative_category or "-",
-                        {1: "up", -1: "down", 0: "same"}[row.move],
-                    ]
-                )
-        self.stdout.write(
-            f"# {result.tournaments} tournaments replayed with {json.dumps(result.parameters)}: "
-            f"{result.up} up, {result.down} down, {result.same} unchanged"
-        )
-
-
-def _plain(value: str):
-    if value in ("true", "false"):
-        return value == "true"
-    if value.lstrip("-").isdigit() and "." not in value:
-        return int(value)
-    return value
+        what_if_csv(result, self.stdout, every=options["csv"])
