@@ -207,7 +207,11 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
                 )
             )
     team_event = dbf_teams.TeamEvent(
-        category=facts["category"], table=table, matches=tuple(matches), standings=tuple(standings)
+        category=facts["category"],
+        table=table,
+        matches=tuple(matches),
+        standings=tuple(standings),
+        sanction=preview.sanction,  # § 403B2: a half-MP sanction halves every match
     )
     return ScoringResult(awards=dbf_teams.team_event_awards(team_event, rules))
 

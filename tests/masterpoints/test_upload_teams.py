@@ -31,6 +31,26 @@ def upload(world, personas):
     )
 
 
+def sp_match_units(world, personas, monkeypatch, quota: str) -> dict[tuple[str, str], int]:
+    """The SP match awards of the example as a club's SP team tournament under a ``quota`` sanction."""
+    from tournaments import sanctions
+
+    monkeypatch.setattr(sanctions, "event_sanction", lambda **_kwargs: sanctions.EventSanction(kind=quota))
+    data = EXAMPLE.read_bytes().replace(b"club_id;1201", f"club_id;{world.club_a.number}".encode())
+    created = results_upload_create(
+        actor=personas.director_a,
+        federation=world.dbf,
+        club=world.club_a,
+        region=None,
+        data=data,
+        filename=f"teams-{quota}.csv",
+        facts={"organiser_kind": "club", "category": "SP", "form": "", "boards": None},
+    )
+    preview = build_preview(created)
+    assert preview.sanction == quota
+    return {(line.key, award.part): award.units for line, award in preview.ledger_awards}
+
+
 def total(number: str) -> int:
     return sum(Award.objects.filter(player__number=number).values_list("units", flat=True))
 
@@ -54,3 +74,13 @@ def test_team_players_get_match_points_by_vp_and_the_placing_bonus(world, person
     # Ida Krøyer played 16 of 48 boards: a third of each match, and too few boards for the bonus (§ 411D).
     assert not Award.objects.filter(player__number="20015", part__icontains="bonus").exists()
     assert total("20015") < 31
+
+
+def test_a_half_sanction_halves_every_match_of_a_clubs_sp_team_tournament_403b2(world, personas, upload, monkeypatch):
+    """A sanction "med halv MP-uddeling" (§ 403B2) holds for a team tournament too: n1 is halved in every
+    match before the rounding up to 0.1 SP, as for pairs (D-Q2). (``upload`` registers the players.)"""
+    full = sp_match_units(world, personas, monkeypatch, "full")
+    half = sp_match_units(world, personas, monkeypatch, "half")
+    assert full.keys() == half.keys() and max(full.values()) > 0
+    assert all(half[key] == -(-full[key] // 2) for key in full)
+    assert any(half[key] < full[key] for key in full)

@@ -48,7 +48,7 @@ SCALE_FIELDS = (
     "surcharge",
     "ranks",
 )
-MATCH_FIELDS = ("scheme", "kind", "category", "value", "boards", "result", "vp", "bam_score", "share")
+MATCH_FIELDS = ("scheme", "kind", "category", "value", "boards", "result", "vp", "bam_score", "share", "quota")
 BONUS_FIELDS = ("scheme", "kind", "category", "matches", "boards", "teams", "format", "rows", "row", "split")
 TITLE_FIELDS = ("scheme", "kind", "bp", "sp", "gp")
 
@@ -151,6 +151,7 @@ def parse_team_match_request(request: Mapping[str, Any]) -> TeamMatchRequest:
         vp=_fraction(get_decimal(request, "vp", max_decimals=2)) if "vp" in outcome else None,
         bam_score=_fraction(get_decimal(request, "bam_score")) if "bam_score" in outcome else None,
         share=_share(request),
+        quota=get_choice(request, "quota", ("full", "half")) if request.get("quota") is not None else None,
     )
 
 

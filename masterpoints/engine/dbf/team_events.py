@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from masterpoints.engine.common import Explanation, PlayerAward, RequestError, parse_ranks
-from masterpoints.engine.dbf.events import Entry, Player, place_inputs
+from masterpoints.engine.dbf.events import SANCTIONS, Entry, Player, place_inputs
 from masterpoints.engine.dbf.rules import CATEGORIES, DBF_2023, DbfRuleSet
 from masterpoints.engine.dbf.scale import Scale
 from masterpoints.engine.dbf.teams import (
@@ -79,7 +79,11 @@ class Standing:
 
 @dataclass(frozen=True)
 class TeamEvent:
-    """A team tournament of kind ``table`` (``rules.team_tables`` or ``rules.cup_tables`` keys)."""
+    """A team tournament of kind ``table`` (``rules.team_tables`` or ``rules.cup_tables`` keys).
+
+    ``sanction``: a club's SP/GP sanction as for pairs (``events.SANCTIONS``); ``"half"`` halves every
+    match's MP (§ 403B2). The bonus tables are DBf's own events' (§ 413–414), which no sanction touches.
+    """
 
     category: str
     table: str
@@ -87,6 +91,7 @@ class TeamEvent:
     standings: tuple[Standing, ...] = ()
     rows: int = 1
     split: str = "random"
+    sanction: str = "none"
 
 
 def team_event_awards(event: TeamEvent, rules: DbfRuleSet = DBF_2023) -> list[PlayerAward]:
@@ -94,6 +99,8 @@ def team_event_awards(event: TeamEvent, rules: DbfRuleSet = DBF_2023) -> list[Pl
     match, D-Q13) and bonus for final placing (§ 406A3 for BP, the § 413–414 tables for SP/GP)."""
     if event.category not in CATEGORIES:
         raise RequestError("category", f"unknown category {event.category!r}: one of {', '.join(CATEGORIES)}")
+    if event.sanction not in SANCTIONS:
+        raise RequestError("sanction", f"unknown sanction {event.sanction!r}: one of {', '.join(SANCTIONS)}")
     cup = event.table in {name for name, _ in rules.cup_tables}
     table_category = "GP" if cup else _team_table_category(event.table, rules)
     if table_category != event.category:
@@ -159,6 +166,7 @@ def _match_awards(event: TeamEvent, match: Match, cup: bool, rules: DbfRuleSet, 
                 vp=None if walkover else side.vp,
                 bam_score=None if walkover else side.bam_score,
                 share=Fraction(player.boards, match.boards),
+                quota="half" if event.sanction == "half" else None,
             )
             try:
                 award = team_match(request, rules)

@@ -117,8 +117,9 @@ def classify_bam(score: Fraction, boards: int, rules: DbfRuleSet = DBF_2023) -> 
 @dataclass(frozen=True)
 class TeamMatchRequest:
     """One player's match (``engine-cli.md`` ``"kind": "team_match"``): the row's per-player ``value`` for a
-    won full match, the boards in the match, the outcome (``result`` or ``vp`` or ``bam_score``) and the
-    ``share`` of the match this player played."""
+    won full match, the boards in the match, the outcome (``result`` or ``vp`` or ``bam_score``), the
+    ``share`` of the match this player played, and ``quota`` ``"half"`` for a club's tournament sanctioned
+    "med halv MP-uddeling" (§ 403B2: n1 halved, as for pairs)."""
 
     category: str
     value: Fraction
@@ -127,6 +128,7 @@ class TeamMatchRequest:
     vp: Fraction | None = None
     bam_score: Fraction | None = None
     share: Fraction = Fraction(1)
+    quota: str | None = None
 
 
 @dataclass(frozen=True)
@@ -169,18 +171,27 @@ def team_match(request: TeamMatchRequest, rules: DbfRuleSet = DBF_2023) -> TeamM
         raise RequestError("boards", f"the number of boards cannot be negative ({request.boards})")
     if not 0 <= request.share <= 1:
         raise RequestError("share", f"the share of the match played lies between 0 and 1, not {fmt(request.share)}")
+    if request.quota not in (None, "full", "half"):
+        raise RequestError("quota", f"quota must be full or half, not {request.quota!r}")
     result, result_rule = match_result(request, rules)
     unit = rules.unit(request.category)
     n1 = match_quota(request.category, request.boards, rules)
+    quota: tuple[tuple[str, str], ...] = ()
+    if request.quota == "half":
+        n1 /= 2
+        quota = (("quota", "half"),)
     weight = RESULT_WEIGHT[result]
     units = ceil_units(request.value * n1 * request.share * weight, unit)
     expl = Explanation(
-        ("§ 406A1", "§ 406A2", result_rule, "§ 411C", "§ 405A3", "§ 405A1", "§ 406C", "D-Q13"),
+        ("§ 406A1", "§ 406A2", result_rule, "§ 411C", "§ 405A3", "§ 405A1")
+        + (("§ 403B2",) if quota else ())
+        + ("§ 406C", "D-Q13"),
         (
             ("category", request.category),
             ("M", fmt(request.value)),
             ("boards", str(request.boards)),
             ("N_ref", str(rules.board_reference(request.category))),
+            *quota,
             ("n1", fmt(n1)),
             ("result", result),
             ("w", fmt(weight)),

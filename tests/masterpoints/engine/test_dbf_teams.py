@@ -108,6 +108,18 @@ def test_a_win_pays_the_row_value_a_draw_half_a_loss_nothing_dbf_2_10():
     assert match(result="loss").units == 0
 
 
+def test_a_half_mp_sanction_halves_n1_of_a_team_match_403b2():
+    """SP 6 per won 32-board match: 6.0 SP; with a half-MP sanction n1 = ½: 3.0 SP; a draw 1.5 SP."""
+    assert match("SP", "6", 32, result="win").units == 60
+    half = match("SP", "6", 32, result="win", quota="half")
+    assert half.units == 30 and "§ 403B2" in half.explanation.rules
+    assert dict(half.explanation.inputs)["n1"] == "0.5"
+    assert match("SP", "6", 32, result="draw", quota="half").units == 15
+    with pytest.raises(RequestError) as caught:
+        match(result="win", quota="third")
+    assert caught.value.field == "quota"
+
+
 def test_a_walkover_counts_as_won_but_pays_nothing_dbf_2_10():
     award = match(result="walkover")
     assert (award.result, award.units) == ("walkover", 0)
