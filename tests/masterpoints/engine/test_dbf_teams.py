@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from masterpoints.engine.cli import calculate
 from masterpoints.engine.common import RequestError
 from masterpoints.engine.dbf import (
     DBF_2023,
@@ -115,6 +116,8 @@ def test_a_half_mp_sanction_halves_n1_of_a_team_match_403b2():
     assert half.units == 30 and "§ 403B2" in half.explanation.rules
     assert dict(half.explanation.inputs)["n1"] == "0.5"
     assert match("SP", "6", 32, result="draw", quota="half").units == 15
+    request = {"scheme": "dbf", "kind": "team_match", "category": "SP", "value": "6", "boards": 32, "result": "win"}
+    assert calculate({**request, "quota": "half"})["points"] == "3.0"  # the JSON interface takes it too
     with pytest.raises(RequestError) as caught:
         match(result="win", quota="third")
     assert caught.value.field == "quota"
