@@ -4,6 +4,7 @@ reported, never dropped."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import email
 import email.policy
@@ -43,9 +44,12 @@ class Inbox:
         self.refuse = 0
         self.kill_pid_on: tuple[int, int] | None = None  # (pid, n): SIGKILL the sender at its n-th message
         self.received = 0
+        self.delay = 0.0  # seconds each message takes to be accepted (overlapping senders)
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server, session, envelope):
+        if self.delay:
+            await asyncio.sleep(self.delay)
         with self.lock:
             self.received += 1
             if self.kill_pid_on and self.received == self.kill_pid_on[1]:
@@ -369,3 +373,55 @@ def test_a_run_killed_in_the_middle_of_a_club_and_run_again_announces_every_titl
         assert rows == [("sent", 3)]
         pending = db.execute("SELECT COUNT(*) FROM masterpoints_titleachievement WHERE announced_at IS NULL")
         assert pending.fetchone()[0] == 0
+
+
+# --- two senders at once: PostgreSQL's row locks ----------------------------------------------------------------
+
+
+@pytest.mark.postgres
+def test_two_runs_at_once_on_postgresql_mail_every_club_once_451b(tmp_path, inbox):
+    """Two ``send_title_emails`` processes start together on one PostgreSQL database while the SMTP server
+    is slow: a club's mailing is claimed with FOR UPDATE SKIP LOCKED, so each club's mail goes out once,
+    by one of them, and every member's title is announced exactly once."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL): SQLite has no row locks to skip")
+    import psycopg
+
+    params = connection.settings_dict
+    name = f"title_mail_{os.getpid()}"
+    server = {"host": params["HOST"], "port": params["PORT"] or 5432, "user": params["USER"], "dbname": "postgres"}
+    if params["PASSWORD"]:
+        server["password"] = params["PASSWORD"]
+    with psycopg.connect(**server, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name}")
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        env = _env(tmp_path, inbox.port)
+        auth = f"{params['USER']}:{params['PASSWORD']}@" if params["PASSWORD"] else f"{params['USER']}@"
+        env.update(DATABASE_URL=f"postgres://{auth}{server['host']}:{server['port']}/{name}", DB_CONN_MAX_AGE="0")
+        migrated = _manage(env, "migrate", "--noinput")
+        assert migrated.returncode == 0, migrated.stderr
+        seeded = _manage(env, "shell", "-c", SEED)
+        assert seeded.returncode == 0, seeded.stderr
+        inbox.delay = 0.5
+        command = [sys.executable, "manage.py", "send_title_emails", "--month", "2025-10"]
+        runs = [
+            subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)
+        ]
+        outputs = [run.communicate(timeout=120) for run in runs]
+        assert [run.returncode for run in runs] == [0, 0], outputs
+        texts = inbox.texts()
+        assert len(texts) == 3  # one mail per club
+        for number in [f"{c}0{p}" for c in range(1, 4) for p in range(1, 4)]:
+            assert sum(f"({number}): Klubmester" in text for text in texts) == 1, number
+        assert sum(out.count(": sent (") for out, _err in outputs) == 3, outputs
+        with psycopg.connect(**{**server, "dbname": name}) as db:
+            statuses = db.execute("SELECT status, COUNT(*) FROM masterpoints_titlemailing GROUP BY status").fetchall()
+            pending = db.execute("SELECT COUNT(*) FROM masterpoints_titleachievement WHERE announced_at IS NULL")
+            assert statuses == [("sent", 3)] and pending.fetchone()[0] == 0
+    finally:
+        with psycopg.connect(**server, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} (FORCE)")
