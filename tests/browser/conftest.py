@@ -9,6 +9,7 @@ import os
 import shutil
 
 import pytest
+from django.db import connections
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [
@@ -36,6 +37,9 @@ def page(live_server, monkeypatch):
         page = context.new_page()
         page.set_default_timeout(15000)
         yield page
+        # Connections the test opened while Playwright's event loop was running are kept apart from this
+        # thread's usual ones (asgiref's Local): close them here, or one outlives the test database.
+        connections.close_all()
         context.close()
         browser.close()
 
