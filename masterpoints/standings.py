@@ -657,8 +657,9 @@ def standings_rebuild(*, actor=None, federation: Federation | None = None) -> di
     Gives exactly what the incremental updates gave. The title register is kept (titles are never lost);
     missing achievements are added. Audited as ``standings.rebuild``.
     """
-    # Another connection may read the ledger for this one only while this transaction has written nothing
-    # of its own (it would not see uncommitted awards); the rebuild itself never writes to the ledger.
+    # Another connection may read for this one only while this transaction has written nothing of its own
+    # (it would not see uncommitted awards). The rebuild itself writes no awards, and writes a federation's
+    # stored rows only after the other connection has read them.
     apart = connection.vendor == "postgresql" and _nothing_written()
     federations = [federation] if federation is not None else list(Federation.objects.order_by("pk"))
     written = {}
