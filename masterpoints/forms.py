@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from federation.forms import DecimalInput
+
 
 class CalculatorForm(forms.Form):
     """Base: ``engine_request()`` builds the JSON request; engine errors come back on the named field."""
@@ -91,9 +93,9 @@ class DbfTitleForm(CalculatorForm):
     """DBf § 404: the title for a balance and what is missing for the next one."""
 
     prefix = "title"
-    bp = forms.DecimalField(label=_("Bronze points (BP)"), min_value=0, decimal_places=0, initial=0)
-    sp = forms.DecimalField(label=_("Silver points (SP)"), min_value=0, decimal_places=1, initial=0)
-    gp = forms.DecimalField(label=_("Gold points (GP)"), min_value=0, decimal_places=2, initial=0)
+    bp = DecimalInput(label=_("Bronze points (BP)"), min_value=0, decimal_places=0, initial=0)
+    sp = DecimalInput(label=_("Silver points (SP)"), min_value=0, decimal_places=1, initial=0)
+    gp = DecimalInput(label=_("Gold points (GP)"), min_value=0, decimal_places=2, initial=0)
 
     def engine_request(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -109,7 +111,7 @@ class HbsScaleForm(CalculatorForm):
     )
     participants = forms.IntegerField(label=_("Units in the field (N)"), min_value=1, max_value=5000, initial=20)
     boards = forms.IntegerField(label=_("Boards (D)"), min_value=0, max_value=2000, initial=24)
-    strength = forms.DecimalField(label=_("Strength (S)"), min_value=0, max_digits=6, decimal_places=3, initial=1)
+    strength = DecimalInput(label=_("Strength (S)"), min_value=0, max_digits=6, decimal_places=3, initial=1)
 
     def engine_request(self) -> dict[str, Any]:
         data = self.cleaned_data

@@ -6,6 +6,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from federation.forms import DecimalInput
+
 #: The imports of the page: (value, label); the services are in ``masterpoints.transition_views``.
 IMPORT_CHOICES = [
     ("opening", _("Rule 1: opening black points (CSV number,black)")),
@@ -41,9 +43,9 @@ class TransitionImportForm(forms.Form):
 class WhatIfForm(forms.Form):
     """Transition rule 8: the parameters to replay the stored results under (all optional)."""
 
-    strength_black = forms.DecimalField(label=_("S for black points"), required=False, min_value=0)
-    strength_red = forms.DecimalField(label=_("S for red points"), required=False, min_value=0)
-    strength_master = forms.DecimalField(label=_("S for master points"), required=False, min_value=0)
+    strength_black = DecimalInput(label=_("S for black points"), required=False, min_value=0)
+    strength_red = DecimalInput(label=_("S for red points"), required=False, min_value=0)
+    strength_master = DecimalInput(label=_("S for master points"), required=False, min_value=0)
     settings = forms.CharField(
         label=_("Other rule-set keys"),
         required=False,

@@ -6,6 +6,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from federation.forms import DecimalInput
 from tournaments.models import Form, RecognisedTournament
 
 HBS_KINDS = (("black", _("black points (crni)")), ("red", _("red points (crveni)")), ("master", _("master points")))
@@ -33,7 +34,7 @@ class ResultUploadForm(forms.Form):
         max_value=2000,
         help_text=_("Leave empty to take the number from the file (per playing day for BP, in all for SP/GP)."),
     )
-    strength = forms.DecimalField(
+    strength = DecimalInput(
         label=_("Strength S (HBS)"),
         required=False,
         min_value=0,

@@ -66,3 +66,19 @@ def test_the_api_refuses_broken_json_and_oversized_requests(client, db):
     big = json.dumps({"scheme": "dbf", "x-pad": "x" * 70_000})
     assert client.post(url, big, content_type="application/json").status_code == 413
     assert client.get(url).status_code == 405
+
+
+def test_danish_and_croatian_readers_write_and_read_decimals_with_a_comma(client, db):
+    """12,5 SP and 0,50 GP typed in Danish are 12.5 SP and 0.50 GP (§ 404: 1.25 + 0.50 = 1.75 MP); the
+    answer is written with commas too. A point is accepted in every language."""
+    params = {"calc": "title", "title-bp": "0", "title-sp": "12,5", "title-gp": "0,50"}
+    client.cookies["django_language"] = "da"
+    body = client.get(reverse("masterpoints:calculator"), params).content.decode()
+    assert "<dd>1,75 MP</dd>" in body
+    client.cookies["django_language"] = "en"
+    params.update({"title-sp": "12.5", "title-gp": "0.50"})
+    assert "<dd>1.75 MP</dd>" in client.get(reverse("masterpoints:calculator"), params).content.decode()
+    client.cookies["django_language"] = "hr"
+    params = {"calc": "hbs", "hbs-form": "pairs", "hbs-participants": "20", "hbs-boards": "24", "hbs-strength": "1,5"}
+    body = client.get(reverse("masterpoints:calculator"), params).content.decode()
+    assert "errorlist" not in body and 'value="1,5"' in body
