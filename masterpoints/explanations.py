@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from masterpoints.engine.common import KIND_DECIMALS
 from masterpoints.numbers import shown_amount
+from tournaments.engine_text import translated
 
 #: The meaning of each symbol, per scheme (DBf: dbf.md § 1 and § 405–406, 412; HBS: the formula, H-3…H-9).
 SYMBOLS = {
@@ -130,8 +131,14 @@ def explained(explanation, kind_or_scheme: str) -> Explained:
     symbols = SYMBOLS[scheme_of(kind_or_scheme)]
     return Explained(
         tuple(rules),
-        tuple(Input(name, str(VALUES.get(value, value)), str(symbols.get(name, ""))) for name, value in pairs),
+        tuple(Input(name, _value(value), str(symbols.get(name, ""))) for name, value in pairs),
     )
+
+
+def _value(value) -> str:
+    """An input's value in the reader's language: a fixed word, an engine sentence, or as stored."""
+    text = str(VALUES.get(value, value))
+    return translated(text) if text == value else text
 
 
 def explanation_html(explanation, kind_or_scheme: str) -> SafeString:
@@ -146,4 +153,5 @@ def explanation_html(explanation, kind_or_scheme: str) -> SafeString:
         for item in why.inputs
     )
     rules = escape(", ".join(why.rules))
-    return mark_safe(f'<p>{escape(gettext("Rules"))}: {rules}</p><ul class="inputs">{items}</ul>')  # noqa: S308
+    label = escape(gettext("Rules"))  # outside the f-string, where makemessages finds it
+    return mark_safe(f'<p>{label}: {rules}</p><ul class="inputs">{items}</ul>')  # noqa: S308

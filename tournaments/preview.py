@@ -18,6 +18,7 @@ from federation.models import Player
 from masterpoints.engine.common import KIND_DECIMALS, PlayerAward, RequestError, format_units
 from tournaments import recognised, sanctions, scoring
 from tournaments.checks import CheckIssue
+from tournaments.engine_text import translated_lazy
 from tournaments.importers import parse_results
 from tournaments.importers.issues import Location, Severity
 from tournaments.importers.model import Entry, ParsedEvent, Participant, RankingGroup
@@ -416,7 +417,8 @@ def _compute(preview: Preview) -> None:
     for award in result.awards:
         by_key[award.player].awards.append(award)
     for group_name, reason in result.nothing_awarded:
-        preview.issues.append(CheckIssue("NOTHING_AWARDED", params={"group": group_name, "reason": reason}))
+        issue = CheckIssue("NOTHING_AWARDED", params={"group": group_name, "reason": translated_lazy(reason)})
+        preview.issues.append(issue)
     _compare_supplied_awards(preview)
 
 

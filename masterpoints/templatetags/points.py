@@ -12,10 +12,12 @@ from django import template
 
 from masterpoints.explanations import explanation_html
 from masterpoints.numbers import kind_label, shown_amount, shown_units
+from tournaments.engine_text import translated
 
 register = template.Library()
 register.filter("points", shown_amount, is_safe=True)
 register.filter("kind", kind_label, is_safe=True)
+register.filter("engine_text", translated)
 
 
 @register.filter(is_safe=True)

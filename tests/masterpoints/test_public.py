@@ -250,6 +250,7 @@ def test_an_awards_explanation_says_what_each_symbol_stands_for_in_the_readers_l
     client.cookies["django_language"] = "da"
     for url in pages:
         body = client.get(url).content.decode()
+        assert "<p>Regler: § 406B1" in body
         assert "<code>M</code> = 2 <small>– mængdefaktor (§ 406)</small>" in body
         assert "<code>eligibility</code> = spillede i denne omgang (§ 405B6b)" in body
         assert "<code>Q</code> = 0,6" in body and "<code>form</code> = par" in body

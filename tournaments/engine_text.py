@@ -1,0 +1,89 @@
+"""The engine's sentences in the reader's language.
+
+The engine (``masterpoints.engine``) is pure Python without Django and writes its few sentences in English:
+why nothing is awarded, why a player's participation does not count. The ledger and the JSON interface keep
+them so. For a page these are matched against the known forms below and translated, with the numbers and
+rule ids they carry; a sentence of another form is shown as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.functional import lazy
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+#: Words the sentences carry as values (forms of play, their units).
+_WORDS = {
+    "pairs": _("pairs"),
+    "individual": _("individual"),
+    "teams": _("teams"),
+    "players": _("players"),
+}
+
+#: (the engine's form, its translation); named groups are the values carried over.
+_SENTENCES = [
+    (
+        r"too few boards: (?P<boards>\d+) < (?P<need>\d+) per playing day, no BP \((?P<rule>[^)]+)\)",
+        _("too few boards: %(boards)s < %(need)s per playing day, no BP (%(rule)s)"),
+    ),
+    (
+        r"too few boards: (?P<boards>\d+) < (?P<need>\d+) in the tournament, no (?P<kind>SP|GP) \((?P<rule>[^)]+)\)",
+        _("too few boards: %(boards)s < %(need)s in the tournament, no %(kind)s (%(rule)s)"),
+    ),
+    (
+        r"no boards were played, so there is no bonus \(§ 405A4\)",
+        _("no boards were played, so there is no bonus (§ 405A4)"),
+    ),
+    (
+        r"the § 406B2 pair bonus formula is not confirmed \(D-Q15\): the director enters it by hand \(§ 451A\)",
+        _("the § 406B2 pair bonus formula is not confirmed (D-Q15): the director enters it by hand (§ 451A)"),
+    ),
+    (
+        r"B = (?P<b>\S+) is not positive and this rule set awards nothing then \(H-6 setting\)",
+        _("B = %(b)s is not positive and this rule set awards nothing then (H-6 setting)"),
+    ),
+    (
+        r"place (?P<place>\S+) lies beyond the (?P<n>\d+) paid places \(H-3\)",
+        _("place %(place)s lies beyond the %(n)s paid places (H-3)"),
+    ),
+    (
+        r"played less than (?P<share>.+) of the match \(H-9\)",
+        _("played less than %(share)s of the match (H-9)"),
+    ),
+    (
+        r"played less than (?P<share>.+) \(rule 6, H-9\)",
+        _("played less than %(share)s (rule 6, H-9)"),
+    ),
+    (
+        r"a match of (?P<boards>\d+) boards is not scored per win: it needs (?P<need>\d+) \(H-5\)",
+        _("a match of %(boards)s boards is not scored per win: it needs %(need)s (H-5)"),
+    ),
+    (
+        r"field below the minimum: (?P<n>\d+) (?P<noun>\w+) took part, an? (?P<form>\w+) tournament needs at least "
+        r"(?P<minimum>\d+) \w+ to score \(rule 5, H-10\); nothing is awarded",
+        _(
+            "field below the minimum: %(n)s %(noun)s took part, a tournament of %(form)s needs at least "
+            "%(minimum)s %(noun)s to score (rule 5, H-10); nothing is awarded"
+        ),
+    ),
+]
+_COMPILED = [(re.compile(pattern), text) for pattern, text in _SENTENCES]
+
+
+def translated(sentence: str) -> str:
+    """``sentence`` in the active language when it has one of the known forms, else as written (and in
+    English always as the engine wrote it)."""
+    if (get_language() or "en").startswith("en"):
+        return sentence
+    for pattern, text in _COMPILED:
+        match = pattern.fullmatch(sentence)
+        if match:
+            values = {key: str(_WORDS.get(value, value)) for key, value in match.groupdict().items()}
+            return str(text) % values
+    return sentence
+
+
+#: :func:`translated` at the moment the text is shown (an upload's issues are built before the page).
+translated_lazy = lazy(translated, str)
