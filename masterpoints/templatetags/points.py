@@ -3,7 +3,8 @@ the explanation of an award in the reader's language.
 
 ``{% load points %}``, then ``{{ award.amount|points }}`` for an amount already written with a point,
 ``{{ line.units|units:2 }}`` for integer units and the kind's decimals, ``{{ award.kind|kind }}`` for the
-kind's name, ``{% why award.explanation award.kind %}`` for why an award is this many points.
+kind's name, ``{% why award.explanation award.kind %}`` for why an award is this many points,
+``{{ answer.reason|engine_text }}`` for one of the engine's sentences (``tournaments.engine_text``).
 """
 
 from __future__ import annotations
