@@ -34,14 +34,14 @@ from masterpoints.tables import shown_name
 def _federation(request) -> Federation:
     federations = Federation.objects.filter(scheme="dbf").order_by("name")
     chosen = request.GET.get("federation") or request.POST.get("federation")
-    federation = federations.filter(pk=chosen).first() if chosen and chosen.isdigit() else federations.first()
+    federation = federations.filter(pk=chosen).first() if chosen and chosen.isdecimal() else federations.first()
     if federation is None:
         raise PermissionDenied(_("No federation here keeps cups (§ 451C–E are DBf's)."))
     return federation
 
 
 def _int(value, default: int) -> int:
-    return int(value) if value and str(value).isdigit() else default
+    return int(value) if value and str(value).isdecimal() else default
 
 
 def _cup(value) -> str:

@@ -52,6 +52,9 @@ SYMBOLS = {
         "result": _("match result"),
         "tie": _("tie"),
         "reason": _("why"),
+        "quota": _("sanction quota (§ 403B2)"),
+        "w": _("result weight: 1 win, ½ draw, 0 loss (§ 411C)"),
+        "share": _("share of the match the player played (§ 405A1)"),
     },
     "hbs": {
         "B": _("points for first place, per player (HBS formula)"),
@@ -83,6 +86,8 @@ VALUES = {
     "minihold": _("mini-teams"),
     "club": _("club"),
     "district": _("district"),
+    "full": _("full"),
+    "half": _("half"),
     "win": _("win"),
     "loss": _("loss"),
     "draw": _("draw"),

@@ -155,10 +155,10 @@ class StandingFilter(django_filters.FilterSet):
         return queryset
 
     def filter_region(self, queryset, name, value):
-        return selectors.in_region(queryset, int(value)) if value.isdigit() else queryset
+        return selectors.in_region(queryset, int(value)) if value.isdecimal() else queryset
 
     def filter_club(self, queryset, name, value):
-        return selectors.in_club(queryset, int(value)) if value.isdigit() else queryset
+        return selectors.in_club(queryset, int(value)) if value.isdecimal() else queryset
 
     def filter_rung(self, queryset, name, value):
         return selectors.with_rung(queryset, int(value))

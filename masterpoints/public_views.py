@@ -95,7 +95,7 @@ class RankingListView(SingleTableMixin, FilterView):
     def _cache_key(self) -> str:
         query = self.request.GET
         federation = query.get("federation", "")
-        if not federation.isdigit():
+        if not federation.isdecimal():
             federation = str(selectors.default_federation_id() or 0)
         version = selectors.standings_version(int(federation))
         user = self.request.user
@@ -274,7 +274,7 @@ def _player_json(request, player: Player, standing: Standing | None) -> dict:
 
 def _page_number(request) -> int:
     raw = request.GET.get("page", "1")
-    return max(1, int(raw)) if raw.isdigit() else 1
+    return max(1, int(raw)) if raw.isdecimal() else 1
 
 
 @require_GET
@@ -338,7 +338,7 @@ def api_rankings(request):
     if not filterset.is_valid():
         return JsonResponse({"errors": filterset.form.errors.get_json_data()}, status=400)
     raw = request.GET.get("page_size", str(PAGE_SIZE))
-    size = min(API_PAGE_SIZE_MAX, max(1, int(raw))) if raw.isdigit() else PAGE_SIZE
+    size = min(API_PAGE_SIZE_MAX, max(1, int(raw))) if raw.isdecimal() else PAGE_SIZE
     page = _page_number(request)
     federation = filterset.federation
     rows = list(

@@ -22,11 +22,12 @@ from __future__ import annotations
 import bisect
 import concurrent.futures
 import datetime
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import Case, Count, F, IntegerField, Max, Min, Q, Sum, Value, When
 from django.db.models.functions import Cast, Coalesce, ExtractYear
 from django.utils import timezone
@@ -39,6 +40,8 @@ from masterpoints.engine.dbf.titles import Balance, holds
 from masterpoints.engine.hbs import rules as hbs_rules
 from masterpoints.models import Award, SeasonStanding, Standing, StandingsVersion, TitleAchievement
 from tournaments.models import Tournament
+
+logger = logging.getLogger(__name__)
 
 # --- seasons --------------------------------------------------------------------------------------------
 
@@ -572,20 +575,28 @@ def _rebuild_postgresql(federation: Federation, *, apart: bool = False) -> tuple
        stored season rows, which gives the rows to delete, update and insert (:func:`_rebuild_part`).
        With ``apart`` (nothing written yet in this transaction) and a large federation, the players are cut
        in two halves by id, and the second half is summed and compared on a second connection at the same
-       time, as a second process on the database server; its differences come back by binary COPY. Every
+       time, as a second process on the database server; its differences come back by binary COPY (when no
+       second connection can be opened, this one reads the whole ledger after all). Every
        player's figures come from one read of the ledger either way; an award committed meanwhile is
        counted by its own upload's update, which waits for this one's lock.
     2. Only the differing season rows are written.
     3. Career sums from the temporary tables; titles in Python; only changed standings are rewritten.
     """
     halfway = _halfway(federation) if apart else None
-    if halfway is None:
+    other = None
+    if halfway is not None:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            future = pool.submit(_rebuild_part_apart, federation, (halfway, None))
+            careers = _rebuild_part(federation, (None, halfway))
+            try:
+                other = future.result()
+            except OperationalError as error:
+                # No second connection to be had (the server's or a pool's limit): one pass on this one.
+                logger.warning("standings rebuild of %s in one pass: no second connection (%s)", federation, error)
+    if other is None:
         careers = _rebuild_part(federation, (None, None))
     else:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-            other = pool.submit(_rebuild_part_apart, federation, (halfway, None))
-            careers = _rebuild_part(federation, (None, halfway))
-            other_careers, blocks = other.result()
+        other_careers, blocks = other
         careers += other_careers
         with connection.cursor() as cursor, cursor.copy(f"COPY {_DIFF} FROM STDIN (FORMAT BINARY)") as copy:
             for block in blocks:

@@ -62,6 +62,7 @@ PART_KEPT = "transition rule 4: kept category"
 REFUSALS = {
     "NOT_HBS": _("The transition rules are HBS's; %(federation)s does not use them."),
     "ENCODING": _("The file is not UTF-8 text."),
+    "NOT_CSV": _("line %(line)s: the file cannot be read as CSV (%(error)s)."),
     "HEADER": _("The file needs the columns %(columns)s; its first line has %(found)s."),
     "EMPTY": _("The file has no rows after its header."),
     "UNKNOWN_PLAYER": _("line %(line)s: no player with the number %(number)s (an import never creates a player)."),
@@ -105,11 +106,14 @@ def _rows(federation: Federation, data: bytes, value_column: str) -> list[Row]:
     except UnicodeDecodeError:
         raise refusal("ENCODING") from None
     reader = csv.reader(io.StringIO(text))
-    header = [cell.strip().lower() for cell in next(reader, [])]
-    if "number" not in header or value_column not in header:
-        raise refusal("HEADER", columns=f"number, {value_column}", found=", ".join(header) or "–")
-    number_at, value_at = header.index("number"), header.index(value_column)
-    raw = [(index, row) for index, row in enumerate(reader, start=2) if any(cell.strip() for cell in row)]
+    try:
+        header = [cell.strip().lower() for cell in next(reader, [])]
+        if "number" not in header or value_column not in header:
+            raise refusal("HEADER", columns=f"number, {value_column}", found=", ".join(header) or "–")
+        number_at, value_at = header.index("number"), header.index(value_column)
+        raw = [(index, row) for index, row in enumerate(reader, start=2) if any(cell.strip() for cell in row)]
+    except csv.Error as exc:
+        raise refusal("NOT_CSV", line=reader.line_num, error=str(exc)) from None
     if not raw:
         raise refusal("EMPTY")
     numbers = [row[number_at].strip() if len(row) > number_at else "" for _i, row in raw]
@@ -166,7 +170,15 @@ def _lock(federation: Federation) -> None:
     list(Federation.objects.select_for_update().filter(pk=federation.pk).values_list("pk"))
 
 
-def _finish(*, actor, federation, action: str, data: bytes, report: ImportReport) -> ImportReport:
+def _settle(federation: Federation, rows: list[Row]) -> int:
+    """Bring the file's players' standings up to date before anything is posted, so that a category one of
+    them reached by a result (its update may still be queued) is registered now and stays news for the
+    title e-mail. Returns the newest title achievement's id: those written after it are the import's."""
+    standings_refresh_players(federation=federation, player_ids=[row.player.pk for row in rows])
+    return TitleAchievement.objects.filter(federation=federation).aggregate(newest=Max("pk"))["newest"] or 0
+
+
+def _finish(*, actor, federation, action: str, data: bytes, report: ImportReport, since: int) -> ImportReport:
     import hashlib
 
     audit_record(
@@ -187,13 +199,11 @@ def _finish(*, actor, federation, action: str, data: bytes, report: ImportReport
     )
     if players:
         # The standings follow at once, in this transaction (the federation stays locked). The categories
-        # these entries give are the starting state of the new lists (rule 7), not news: they are registered
-        # as announced, so that the monthly title e-mail (H-2) does not report every player of the
-        # federation as newly categorised. A category reached earlier by a result and not yet announced
-        # stays news.
-        newest = TitleAchievement.objects.filter(federation=federation).aggregate(newest=Max("pk"))["newest"] or 0
+        # these entries give (written after ``since``, see :func:`_settle`) are the starting state of the
+        # new lists (rule 7), not news: they are registered as announced, so that the monthly title e-mail
+        # (H-2) does not report every player of the federation as newly categorised.
         standings_refresh_players(federation=federation, player_ids=players)
-        TitleAchievement.objects.filter(federation=federation, pk__gt=newest, announced_at__isnull=True).update(
+        TitleAchievement.objects.filter(federation=federation, pk__gt=since, announced_at__isnull=True).update(
             announced_at=timezone.now()
         )
     return report
@@ -223,6 +233,7 @@ def transition_opening_import(
             "player_id", flat=True
         )
     )
+    since = _settle(federation, rows)
     report = ImportReport()
     for row in rows:
         units = int(row.value)
@@ -242,11 +253,13 @@ def transition_opening_import(
                 actor=actor,
                 report=report,
             )
-    return _finish(actor=actor, federation=federation, action="transition.opening", data=data, report=report)
+    return _finish(
+        actor=actor, federation=federation, action="transition.opening", data=data, report=report, since=since
+    )
 
 
 def _whole(value: str) -> bool:
-    return value.isdigit()
+    return value.isascii() and value.isdigit()
 
 
 # --- rule 3: 1991 category holders --------------------------------------------------------------------------
@@ -292,6 +305,7 @@ def transition_held_1991_import(
             federation=federation, source=Award.Source.TRANSITION, part__startswith=PART_1991
         ).values_list("player_id", flat=True)
     )
+    since = _settle(federation, rows)
     report = ImportReport()
     for row in rows:
         _rung, name, _black, red, master = table[row.value.lower()]
@@ -312,7 +326,9 @@ def transition_held_1991_import(
                     actor=actor,
                     report=report,
                 )
-    return _finish(actor=actor, federation=federation, action="transition.held_1991", data=data, report=report)
+    return _finish(
+        actor=actor, federation=federation, action="transition.held_1991", data=data, report=report, since=since
+    )
 
 
 # --- rule 4: old categories are kept -----------------------------------------------------------------------
@@ -351,6 +367,7 @@ def transition_keep_categories(
     for player_id, rung in TitleAchievement.objects.filter(player_id__in=ids).values_list("player_id", "rung"):
         held[player_id] = max(held[player_id], rung)
     names = [entry[0] for entry in rules.category_minimums()]
+    since = _settle(federation, rows)
     report = ImportReport()
     now = timezone.now()
     for row in rows:
@@ -383,7 +400,9 @@ def transition_keep_categories(
             report.kept.append((row.player.number, name))
         elif len(report.posted) == posted_before:
             report.already.append(row.player.number)
-    return _finish(actor=actor, federation=federation, action="transition.keep_categories", data=data, report=report)
+    return _finish(
+        actor=actor, federation=federation, action="transition.keep_categories", data=data, report=report, since=since
+    )
 
 
 # --- rule 8: what if ----------------------------------------------------------------------------------------
@@ -429,8 +448,9 @@ def what_if_rules(base: HbsRuleSet, overrides: dict) -> HbsRuleSet:
             merged[key] = value
     try:
         return HbsRuleSet.from_dict(merged)
-    except ValueError as exc:
-        raise refusal("BAD_PARAMETER", error=str(exc)) from None
+    except (ValueError, TypeError, AttributeError, KeyError, ArithmeticError) as exc:
+        # A value of the wrong shape (a list where a table is due, a number too large …) is the user's.
+        raise refusal("BAD_PARAMETER", error=f"{type(exc).__name__}: {exc}") from None
 
 
 def _replay(tournament: Tournament, rules: HbsRuleSet, strengths: dict[str, Decimal]) -> dict[tuple[int, str], int]:
@@ -583,7 +603,7 @@ def what_if_parameters(settings_lines: Iterable[str], strength_lines: Iterable[s
 def _plain(value: str):
     if value in ("true", "false"):
         return value == "true"
-    if value.lstrip("-").isdigit():
+    if value.isascii() and value.lstrip("-").isdigit():
         return int(value)
     return value
 
@@ -605,6 +625,11 @@ WHAT_IF_COLUMNS = (
 _MOVES = {1: "up", -1: "down", 0: "same"}
 
 
+def _cell(text: str) -> str:
+    """Text a spreadsheet would take for a formula (``=``, ``+``, ``-``, ``@`` first) kept as text."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
+
+
 def what_if_csv(result: WhatIf, out, *, every: bool = False) -> None:
     """Write the what-if result to the text stream ``out`` as CSV: the players whose category moves (every
     player with ``every``), then a ``#`` line with the parameters and the counts."""
@@ -615,7 +640,7 @@ def what_if_csv(result: WhatIf, out, *, every: bool = False) -> None:
             writer.writerow(
                 [
                     row.player.number,
-                    row.player.full_name,
+                    _cell(row.player.full_name),
                     *row.current,
                     row.current_category or "-",
                     *row.alternative,

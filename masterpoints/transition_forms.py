@@ -43,9 +43,15 @@ class TransitionImportForm(forms.Form):
 class WhatIfForm(forms.Form):
     """Transition rule 8: the parameters to replay the stored results under (all optional)."""
 
-    strength_black = DecimalInput(label=_("S for black points"), required=False, min_value=0)
-    strength_red = DecimalInput(label=_("S for red points"), required=False, min_value=0)
-    strength_master = DecimalInput(label=_("S for master points"), required=False, min_value=0)
+    strength_black = DecimalInput(
+        label=_("S for black points"), required=False, min_value=0, max_digits=6, decimal_places=3
+    )
+    strength_red = DecimalInput(
+        label=_("S for red points"), required=False, min_value=0, max_digits=6, decimal_places=3
+    )
+    strength_master = DecimalInput(
+        label=_("S for master points"), required=False, min_value=0, max_digits=6, decimal_places=3
+    )
     settings = forms.CharField(
         label=_("Other rule-set keys"),
         required=False,

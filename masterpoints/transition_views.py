@@ -35,7 +35,7 @@ SHOWN_ROWS = 500
 def _federation(request) -> Federation:
     federations = Federation.objects.filter(scheme="hbs").order_by("name")
     chosen = request.GET.get("federation") or request.POST.get("federation")
-    federation = federations.filter(pk=chosen).first() if chosen and chosen.isdigit() else federations.first()
+    federation = federations.filter(pk=chosen).first() if chosen and chosen.isdecimal() else federations.first()
     if federation is None:
         raise PermissionDenied(_("No federation here uses the HBS transition rules."))
     return federation

@@ -297,7 +297,7 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
 def _same_number(a: str, b: str) -> bool:
     """Club and member numbers compare as written, or as numbers when both are digits (``0555002`` = ``555002``)."""
     a, b = a.strip(), b.strip()
-    return a == b or (a.isdigit() and b.isdigit() and int(a) == int(b))
+    return a == b or (a.isdecimal() and b.isdecimal() and int(a) == int(b))
 
 
 def _lookup_keys(number: str) -> list[str]:

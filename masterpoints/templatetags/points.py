@@ -23,7 +23,9 @@ register.filter("engine_text", translated)
 
 @register.filter(is_safe=True)
 def units(value, decimals) -> str:
-    """Integer units (``1234`` hundredths of an MP) as ``12.34`` in the reader's writing."""
+    """Integer units (``1234`` hundredths of an MP) as ``12.34`` in the reader's writing; nothing for no value."""
+    if value is None or value == "":
+        return ""
     return shown_units(int(value), int(decimals))
 
 

@@ -360,3 +360,13 @@ def test_a_player_without_points_has_a_page_too(client, world):
     body = client.get(reverse("masterpoints:player", args=["dbf", world.player.number])).content.decode()
     assert "No points yet." in body
     assert "Next: <strong>Klubmester</strong>" in body
+
+
+def test_odd_digits_in_the_query_are_ignored_not_a_crash(client, league):
+    """Python's isdigit() takes "²" for a digit, but int() refuses it: the filters, the page numbers and the
+    API ignore what they cannot read as a number."""
+    for value in ("²", "٣x", "-1"):
+        query = {"federation": value, "club": value, "region": value, "page": value}
+        assert rankings(client, **query).status_code == 200, value
+        assert client.get(reverse("masterpoints:api_rankings"), {**query, "page_size": value}).status_code == 200
+        assert client.get(reverse("masterpoints:cups"), {"season": value, "federation": value}).status_code == 200

@@ -11,7 +11,7 @@ import time
 
 import pytest
 from django.core.management import call_command
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F, Sum
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -566,6 +566,40 @@ def test_a_rebuild_in_two_halves_at_once_gives_and_repairs_what_one_pass_gives(p
     SeasonStanding.objects.all().delete()
     standings_rebuild(federation=world.dbf)
     assert snapshot() == kept
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_without_a_second_connection_the_rebuild_reads_everything_itself_and_a_failure_writes_nothing(
+    postgres, world, second_connection, monkeypatch
+):
+    """No second connection to be had (the server's limit): one pass, the same result. Any other failure of
+    the second half: the rebuild fails as a whole and writes nothing."""
+    players = [player(world, str(81001 + i)) for i in range(6)]
+    for i, p in enumerate(players):
+        post(p, "BP", 30 * (i + 1), SEASON_EDGES[i % len(SEASON_EDGES)])
+    with transaction.atomic():
+        standings._recompute(world.dbf, None)
+    kept = snapshot()
+    Standing.objects.filter(player=players[-1]).update(bp=F("bp") + 1)
+
+    def refused(federation, players):
+        raise OperationalError("sorry, too many clients already")
+
+    monkeypatch.setattr(standings, "_rebuild_part_apart", refused)
+    standings_rebuild(federation=world.dbf)
+    assert snapshot() == kept
+
+    Standing.objects.filter(player=players[-1]).update(bp=F("bp") + 1)
+    damaged = snapshot()
+
+    def broken(federation, players):
+        raise RuntimeError("the second half broke")
+
+    monkeypatch.setattr(standings, "_rebuild_part_apart", broken)
+    with pytest.raises(RuntimeError):
+        standings_rebuild(federation=world.dbf)
+    assert snapshot() == damaged
 
 
 @pytest.mark.postgres

@@ -17,6 +17,7 @@ import sys
 import textwrap
 import threading
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -399,8 +400,9 @@ def test_two_runs_at_once_on_postgresql_mail_every_club_once_451b(tmp_path, inbo
         admin.execute(f"CREATE DATABASE {name}")
     try:
         env = _env(tmp_path, inbox.port)
-        auth = f"{params['USER']}:{params['PASSWORD']}@" if params["PASSWORD"] else f"{params['USER']}@"
-        env.update(DATABASE_URL=f"postgres://{auth}{server['host']}:{server['port']}/{name}", DB_CONN_MAX_AGE="0")
+        auth = quote(params["USER"], safe="") + (":" + quote(params["PASSWORD"], safe="") if params["PASSWORD"] else "")
+        host = server["host"] or "localhost"
+        env.update(DATABASE_URL=f"postgres://{auth}@{host}:{server['port']}/{name}", DB_CONN_MAX_AGE="0")
         migrated = _manage(env, "migrate", "--noinput")
         assert migrated.returncode == 0, migrated.stderr
         seeded = _manage(env, "shell", "-c", SEED)

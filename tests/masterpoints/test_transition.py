@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import io
 
 import pytest
 from django.contrib.auth.models import User
@@ -321,3 +322,31 @@ def test_the_what_if_from_the_page_shows_who_moves_and_exports_every_player_tran
     assert lines[0].startswith("number,name,black") and len(lines) == 16 + 2  # header, every player, summary
     refused = client.get(transition_url(world, what_if=1, settings="paid_share")).content.decode()
     assert "write KEY=VALUE, not paid_share" in refused
+
+
+def test_the_page_names_what_is_wrong_with_odd_input_instead_of_failing(client, world, office):
+    """A federation id, a rule-set key, a strength or a file the page cannot use: a message, never a crash,
+    and nothing posted."""
+    hbs_player(world, "1")
+    client.force_login(office)
+    odd = reverse("masterpoints:transition") + "?federation=%C2%B2"  # "²" passes isdigit() but is no number
+    assert client.get(odd).status_code == 200
+    for query in ({"settings": "categories=[1]"}, {"settings": "paid_share=²"}, {"strength_black": "1E+5000"}):
+        response = client.get(transition_url(world, what_if=1, **query))
+        assert response.status_code == 200 and "errorlist" in response.content.decode(), query
+    huge = SimpleUploadedFile("old.csv", b'number,black\n1,"' + b"9" * 200_000 + b'"\n', content_type="text/csv")
+    page = client.post(transition_url(world), {"action": "opening", "file": huge})
+    assert page.status_code == 200 and "cannot be read as CSV" in page.content.decode()
+    odd_digit = SimpleUploadedFile("old.csv", "number,black\n1,²\n".encode(), content_type="text/csv")
+    page = client.post(transition_url(world), {"action": "opening", "file": odd_digit})
+    assert "is not a whole number" in page.content.decode()
+    assert not Award.objects.exists()
+
+
+def test_names_that_look_like_formulas_stay_text_in_the_what_if_csv(world, history):
+    Player.objects.filter(number="100").update(last_name="=HYPERLINK(1)", first_name="")
+    from masterpoints.transition import what_if_csv
+
+    out = io.StringIO()
+    what_if_csv(transition_what_if(federation=world.hbs), out, every=True)
+    assert "'" + Player.objects.get(number="100").full_name in out.getvalue()

@@ -366,7 +366,7 @@ def _team_boards_from_matches(matches: tuple[Match, ...]) -> dict[str, int]:
 
 
 def _natural(number: str) -> tuple[int, str]:
-    return (int(number), "") if number.isdigit() else (10**9, number)
+    return (int(number), "") if number.isdecimal() else (10**9, number)
 
 
 # --- the whole event ------------------------------------------------------------------------------
