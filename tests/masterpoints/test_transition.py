@@ -79,6 +79,20 @@ def test_the_categories_of_the_opening_balances_are_the_starting_state_not_news_
     assert TitleAchievement.objects.get(pk=earlier.pk).announced_at is None
 
 
+def test_a_category_from_a_result_whose_update_is_still_queued_stays_news_transition_rule_7_h2(world, office):
+    """The result's award is in the ledger but its standings update has not run yet when the import comes:
+    the import settles the standings first, so the result's category is news and the opening's is not."""
+    b = hbs_player(world, "2")
+    Award.objects.create(
+        federation=world.hbs, player=b, kind="black", units=60, source="manual", reason="x", awarded_on=ON
+    )
+    assert not TitleAchievement.objects.filter(player=b).exists()  # the update is still queued
+    opening(world, office, "number,black\n2,600\n")
+    lower, higher = TitleAchievement.objects.filter(player=b).order_by("rung")
+    assert lower.title == "vankategornik" and lower.announced_at is None
+    assert higher.announced_at is not None
+
+
 def test_importing_the_same_opening_list_again_posts_nothing_and_says_so_transition_rule_1(world, office):
     hbs_player(world, "1")
     opening(world, office, "number,black\n1,1200\n")
