@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club
 from federation.models import Federation, Player
 from federation.roles import can_act_for_club, is_secretariat
+from federation.selectors import federation_asked
 from masterpoints.cups import (
     Cup,
     cup_decision,
@@ -32,9 +33,7 @@ from masterpoints.tables import shown_name
 
 
 def _federation(request) -> Federation:
-    federations = Federation.objects.filter(scheme="dbf").order_by("name")
-    chosen = request.GET.get("federation") or request.POST.get("federation")
-    federation = federations.filter(pk=chosen).first() if chosen and chosen.isdecimal() else federations.first()
+    federation = federation_asked(request, "dbf")
     if federation is None:
         raise PermissionDenied(_("No federation here keeps cups (§ 451C–E are DBf's)."))
     return federation

@@ -405,6 +405,14 @@ def transition_keep_categories(
     )
 
 
+#: The imports by the name the command and the page use.
+IMPORTS = {
+    "opening": transition_opening_import,
+    "held-1991": transition_held_1991_import,
+    "keep-categories": transition_keep_categories,
+}
+
+
 # --- rule 8: what if ----------------------------------------------------------------------------------------
 
 

@@ -13,29 +13,16 @@ from django.utils.translation import gettext as _
 
 from federation.models import Federation
 from federation.roles import is_secretariat
-from masterpoints.transition import (
-    transition_held_1991_import,
-    transition_keep_categories,
-    transition_opening_import,
-    transition_what_if,
-    what_if_csv,
-    what_if_parameters,
-)
+from federation.selectors import federation_asked
+from masterpoints.transition import IMPORTS, transition_what_if, what_if_csv, what_if_parameters
 from masterpoints.transition_forms import TransitionImportForm, WhatIfForm
 
-IMPORTS = {
-    "opening": transition_opening_import,
-    "held-1991": transition_held_1991_import,
-    "keep-categories": transition_keep_categories,
-}
 #: The page lists at most this many moved players; the CSV has them all.
 SHOWN_ROWS = 500
 
 
 def _federation(request) -> Federation:
-    federations = Federation.objects.filter(scheme="hbs").order_by("name")
-    chosen = request.GET.get("federation") or request.POST.get("federation")
-    federation = federations.filter(pk=chosen).first() if chosen and chosen.isdecimal() else federations.first()
+    federation = federation_asked(request, "hbs")
     if federation is None:
         raise PermissionDenied(_("No federation here uses the HBS transition rules."))
     return federation

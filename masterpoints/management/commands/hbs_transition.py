@@ -11,19 +11,12 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from federation.models import Federation
-from masterpoints.transition import (
-    transition_held_1991_import,
-    transition_keep_categories,
-    transition_opening_import,
-    transition_what_if,
-    what_if_csv,
-    what_if_parameters,
-)
+from masterpoints.transition import IMPORTS, transition_what_if, what_if_csv, what_if_parameters
 
-IMPORTS = {
-    "opening": (transition_opening_import, "rule 1: opening black points, CSV number,black"),
-    "held-1991": (transition_held_1991_import, "rule 3: 1991 category holders, CSV number,category"),
-    "keep-categories": (transition_keep_categories, "rule 4: old categories kept, CSV number,category"),
+HELP = {
+    "opening": "rule 1: opening black points, CSV number,black",
+    "held-1991": "rule 3: 1991 category holders, CSV number,category",
+    "keep-categories": "rule 4: old categories kept, CSV number,category",
 }
 
 
@@ -33,8 +26,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--federation", default="hbs", help="The HBS federation's code (default hbs).")
         sub = parser.add_subparsers(dest="action", required=True)
-        for name, (_service, text) in IMPORTS.items():
-            sub.add_parser(name, help=text).add_argument("file", type=Path)
+        for name in IMPORTS:
+            sub.add_parser(name, help=HELP[name]).add_argument("file", type=Path)
         what_if = sub.add_parser("what-if", help="rule 8: replay the stored results under other parameters")
         what_if.add_argument(
             "--set",
@@ -61,7 +54,7 @@ class Command(BaseCommand):
     def _import(self, federation, action: str, path: Path) -> None:
         if not path.is_file():
             raise CommandError(f"{path}: no such file.")
-        service = IMPORTS[action][0]
+        service = IMPORTS[action]
         report = service(actor=None, federation=federation, data=path.read_bytes())
         for number, kind, units in report.posted:
             self.stdout.write(f"posted {number}: {units} {kind}")
