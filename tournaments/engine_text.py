@@ -57,6 +57,14 @@ _SENTENCES = [
         _("played less than %(share)s (rule 6, H-9)"),
     ),
     (
+        r"substitutes and unregistered players get no GP bonus \(§ 414A\)",
+        _("substitutes and unregistered players get no GP bonus (§ 414A)"),
+    ),
+    (
+        r"bands by field size: (?P<bands>.+)",
+        _("bands by field size: %(bands)s"),
+    ),
+    (
         r"a match of (?P<boards>\d+) boards is not scored per win: it needs (?P<need>\d+) \(H-5\)",
         _("a match of %(boards)s boards is not scored per win: it needs %(need)s (H-5)"),
     ),

@@ -24,6 +24,13 @@ REQUESTS = [
     {"scheme": "dbf", "kind": "team_bonus", "category": "BP", "matches": 3, "boards": 0, "teams": 8},
     {"scheme": "hbs", "kind": "scale", "form": "individual", "participants": 3, "boards": 24, "strength": "1"},
 ]
+#: Requests whose explanation carries one of the engine's sentences as an input's value.
+INPUTS = [
+    (
+        {"scheme": "hbs", "kind": "scale", "form": "pairs", "participants": 20, "boards": 24, "bands": [[10, "20"]]},
+        "B from",
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -38,6 +45,19 @@ def test_the_engines_own_sentences_are_recognised_and_translated(request_):
         danish = translated(sentence)
     assert danish != sentence
     assert all(number in danish for number in "".join(c if c.isdigit() else " " for c in sentence).split())
+
+
+@pytest.mark.parametrize(("request_", "name"), INPUTS, ids=lambda x: x if isinstance(x, str) else x["kind"])
+def test_the_engines_sentences_in_explanations_are_translated_h8(request_, name):
+    sentence = calculate(request_)["explanation"]["inputs"][name]
+    with translation.override("hr"):
+        croatian = translated(sentence)
+    assert croatian.startswith("razredi prema veličini polja: N ≥ 10: 20.0000")
+
+
+def test_the_gp_bonus_sentence_414a():
+    with translation.override("da"):
+        assert translated("substitutes and unregistered players get no GP bonus (§ 414A)").startswith("reserver")
 
 
 def test_the_board_rule_in_danish_and_croatian_405b6c():
