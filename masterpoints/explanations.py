@@ -3,8 +3,8 @@
 The engine explains every award with the rule ids it applied and its inputs under the rule books' own
 symbols (``N``, ``D``, ``Q``, ``n1`` … for DBf § 405–406; ``B``, ``N``, ``T``, ``S``, ``s_k`` … for the HBS
 formula), values as text (``engine.common.Explanation``). The ledger keeps them so, unchanged. The pages add
-what each symbol stands for and translate the engine's fixed words (the form of play, a match result,
-whether a player's participation counts); a symbol or a sentence not listed here is shown as stored.
+what each symbol stands for here; the engine's words and sentences in the values are translated by
+``tournaments.engine_text``. A symbol not listed here is shown without a meaning.
 """
 
 from __future__ import annotations
@@ -78,32 +78,6 @@ SYMBOLS = {
     },
 }
 
-#: The engine's fixed words in values, translated; any other value is shown as stored.
-VALUES = {
-    "pairs": _("pairs"),
-    "individual": _("individual"),
-    "teams": _("teams"),
-    "minihold": _("mini-teams"),
-    "club": _("club"),
-    "district": _("district"),
-    "full": _("full"),
-    "half": _("half"),
-    "win": _("win"),
-    "loss": _("loss"),
-    "draw": _("draw"),
-    "played this session (§ 405B6b)": _("played this session (§ 405B6b)"),
-    "did not play this session": _("did not play this session"),
-    "played at least half (§ 405B7b)": _("played at least half (§ 405B7b)"),
-    "played less than half (§ 405B7b)": _("played less than half (§ 405B7b)"),
-    "substitute with at least half (§ 405B7b)": _("substitute with at least half (§ 405B7b)"),
-    "substitute with less than half (§ 405B7b)": _("substitute with less than half (§ 405B7b)"),
-    "played at least half the team's boards (§ 411D)": _("played at least half the team's boards (§ 411D)"),
-    "less than half": _("less than half"),
-    "list of recognised tournaments": _("list of recognised tournaments"),
-    "unlisted event default": _("default for an event not on the list"),
-    "fixed in advance": _("fixed in advance"),
-}
-
 
 @dataclass(frozen=True)
 class Input:
@@ -136,14 +110,8 @@ def explained(explanation, kind_or_scheme: str) -> Explained:
     symbols = SYMBOLS[scheme_of(kind_or_scheme)]
     return Explained(
         tuple(rules),
-        tuple(Input(name, _value(value), str(symbols.get(name, ""))) for name, value in pairs),
+        tuple(Input(name, translated(str(value)), str(symbols.get(name, ""))) for name, value in pairs),
     )
-
-
-def _value(value) -> str:
-    """An input's value in the reader's language: a fixed word, an engine sentence, or as stored."""
-    text = str(VALUES.get(value, value))
-    return translated(text) if text == value else text
 
 
 def explanation_html(explanation, kind_or_scheme: str) -> SafeString:

@@ -323,11 +323,7 @@ def _season_sums(
     bounds = awards.aggregate(first=Min("awarded_on"), last=Max("awarded_on"))  # two probes of the date index
     if player_ids is not None:
         awards = awards.filter(player_id__in=player_ids)
-    low, high = players
-    if low is not None:
-        awards = awards.filter(player_id__gte=low)
-    if high is not None:
-        awards = awards.filter(player_id__lt=high)
+    awards = _between(awards, players)
     sums = {kind.lower(): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in SCHEME_KINDS[federation.scheme]}
     grouped = (
         awards.annotate(season=_season_expression(federation.scheme, bounds["first"], bounds["last"]))
@@ -337,6 +333,17 @@ def _season_sums(
     )
     sql, params = grouped.query.sql_with_params()
     return sql, list(params)
+
+
+def _between(queryset, players: tuple[int | None, int | None]):
+    """``queryset`` narrowed to the player ids from ``players[0]`` (inclusive) to ``players[1]`` (exclusive);
+    ``None`` leaves that side open."""
+    low, high = players
+    if low is not None:
+        queryset = queryset.filter(player_id__gte=low)
+    if high is not None:
+        queryset = queryset.filter(player_id__lt=high)
+    return queryset
 
 
 def _season_row_sql(federation: Federation, source: str) -> str:
@@ -516,19 +523,11 @@ def _rebuild_part(federation: Federation, players: tuple[int | None, int | None]
     temporary table :data:`_FRESH`, and their differences from the stored season rows into :data:`_DIFF`,
     on this thread's connection, in its transaction. Returns their career sums (see :func:`_careers`)."""
     sums, params = _season_sums(federation, None, players)
-    seasons = connection.ops.quote_name(SeasonStanding._meta.db_table)
     values = _SEASON_COLUMNS[3:]
     differs = " OR ".join(f"s.{c} IS DISTINCT FROM f.{c}" for c in values)
-    low, high = players
-    stored = "federation_id = %s"
-    stored_params: list = [federation.pk]
-    if low is not None:
-        stored += " AND player_id >= %s"
-        stored_params.append(low)
-    if high is not None:
-        stored += " AND player_id < %s"
-        stored_params.append(high)
-    part = low is not None or high is not None
+    stored_rows = _between(SeasonStanding.objects.filter(federation=federation).order_by(), players)
+    stored, stored_params = stored_rows.query.sql_with_params()
+    part = players != (None, None)
     with connection.cursor() as cursor:
         # A million groups stay in memory instead of spilling to disk; compiling these one-pass queries to
         # machine code costs more than it saves; a nested loop over a million index probes loses to one
@@ -546,10 +545,10 @@ def _rebuild_part(federation: Federation, players: tuple[int | None, int | None]
         cursor.execute(
             f"CREATE TEMPORARY TABLE {_DIFF} ON COMMIT DROP AS SELECT s.id AS stored, f.* "  # noqa: S608 - our SQL
             f"FROM ({_season_row_sql(federation, _FRESH)}) f "
-            f"FULL JOIN (SELECT * FROM {seasons} WHERE {stored}) s "
+            f"FULL JOIN ({stored}) s "
             f"ON s.player_id = f.player_id AND s.season = f.season "
             f"WHERE s.id IS NULL OR f.player_id IS NULL OR {differs}",
-            stored_params,
+            list(stored_params),
         )
     return _careers(_FRESH, federation)
 

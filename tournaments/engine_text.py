@@ -14,12 +14,38 @@ from django.utils.functional import lazy
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-#: Words the sentences carry as values (forms of play, their units).
+#: The engine's fixed words and sentences (as whole values, or carried inside a sentence below).
 _WORDS = {
     "pairs": _("pairs"),
     "individual": _("individual"),
     "teams": _("teams"),
     "players": _("players"),
+    "minihold": _("mini-teams"),
+    "club": _("club"),
+    "district": _("district"),
+    "full": _("full"),
+    "half": _("half"),
+    "win": _("win"),
+    "loss": _("loss"),
+    "draw": _("draw"),
+    "played this session (§ 405B6b)": _("played this session (§ 405B6b)"),
+    "did not play this session": _("did not play this session"),
+    "played at least half (§ 405B7b)": _("played at least half (§ 405B7b)"),
+    "played less than half (§ 405B7b)": _("played less than half (§ 405B7b)"),
+    "substitute with at least half (§ 405B7b)": _("substitute with at least half (§ 405B7b)"),
+    "substitute with less than half (§ 405B7b)": _("substitute with less than half (§ 405B7b)"),
+    "played at least half the team's boards (§ 411D)": _("played at least half the team's boards (§ 411D)"),
+    "less than half": _("less than half"),
+    "list of recognised tournaments": _("list of recognised tournaments"),
+    "unlisted event default": _("default for an event not on the list"),
+    "fixed in advance": _("fixed in advance"),
+    "substitutes and unregistered players get no GP bonus (§ 414A)": _(
+        "substitutes and unregistered players get no GP bonus (§ 414A)"
+    ),
+    "no boards were played, so there is no bonus (§ 405A4)": _("no boards were played, so there is no bonus (§ 405A4)"),
+    "the § 406B2 pair bonus formula is not confirmed (D-Q15): the director enters it by hand (§ 451A)": _(
+        "the § 406B2 pair bonus formula is not confirmed (D-Q15): the director enters it by hand (§ 451A)"
+    ),
 }
 
 #: (the engine's form, its translation); named groups are the values carried over.
@@ -31,14 +57,6 @@ _SENTENCES = [
     (
         r"too few boards: (?P<boards>\d+) < (?P<need>\d+) in the tournament, no (?P<kind>SP|GP) \((?P<rule>[^)]+)\)",
         _("too few boards: %(boards)s < %(need)s in the tournament, no %(kind)s (%(rule)s)"),
-    ),
-    (
-        r"no boards were played, so there is no bonus \(§ 405A4\)",
-        _("no boards were played, so there is no bonus (§ 405A4)"),
-    ),
-    (
-        r"the § 406B2 pair bonus formula is not confirmed \(D-Q15\): the director enters it by hand \(§ 451A\)",
-        _("the § 406B2 pair bonus formula is not confirmed (D-Q15): the director enters it by hand (§ 451A)"),
     ),
     (
         r"B = (?P<b>\S+) is not positive and this rule set awards nothing then \(H-6 setting\)",
@@ -55,10 +73,6 @@ _SENTENCES = [
     (
         r"played less than (?P<share>.+) \(rule 6, H-9\)",
         _("played less than %(share)s (rule 6, H-9)"),
-    ),
-    (
-        r"substitutes and unregistered players get no GP bonus \(§ 414A\)",
-        _("substitutes and unregistered players get no GP bonus (§ 414A)"),
     ),
     (
         r"bands by field size: (?P<bands>.+)",
@@ -81,8 +95,10 @@ _COMPILED = [(re.compile(pattern), text) for pattern, text in _SENTENCES]
 
 
 def translated(sentence: str) -> str:
-    """``sentence`` in the active language when it has one of the known forms, else as written (and in
-    English always as the engine wrote it)."""
+    """``sentence`` in the active language: one of the engine's fixed words or sentences, or one of the known
+    forms with its values carried over; else as written (a form always as the engine wrote it in English)."""
+    if sentence in _WORDS:
+        return str(_WORDS[sentence])
     if (get_language() or "en").startswith("en"):
         return sentence
     for pattern, text in _COMPILED:
