@@ -46,10 +46,10 @@ messages: venv
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 worker: venv
-	$(BIN)/celery -A federation worker --loglevel=INFO
+	$(BIN)/celery -A config worker --loglevel=INFO
 
 beat: venv
-	$(BIN)/celery -A federation beat --loglevel=INFO
+	$(BIN)/celery -A config beat --loglevel=INFO
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

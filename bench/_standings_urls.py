@@ -8,4 +8,4 @@ def trivial(request):
     return HttpResponse("ok", content_type="text/plain")
 
 
-urlpatterns = [path("bench/trivial", trivial), path("", include("federation.urls"))]
+urlpatterns = [path("bench/trivial", trivial), path("", include("config.urls"))]

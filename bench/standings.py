@@ -118,7 +118,7 @@ def rebuild_figures(args) -> None:
     from django.db import connection, transaction
 
     from masterpoints.models import SeasonStanding, Standing
-    from masterpoints.standings import standings_rebuild
+    from masterpoints.standings.services import standings_rebuild
 
     def group_by(parallel: bool = False):
         # The same session setting the rebuild uses for its own GROUP BY (so neither spills to disk).
@@ -135,7 +135,7 @@ def rebuild_figures(args) -> None:
             return len(cursor.fetchall())
 
     from federation.models import Federation
-    from masterpoints.standings import _season_sums
+    from masterpoints.standings.services import _season_sums
 
     def season_sums():
         # The rebuild's first step alone: the ledger by player and season (the sums the season rows hold),
@@ -199,10 +199,9 @@ def incremental_figures() -> None:
     from django.db.models import Count
 
     from clubs.models import Club, ClubMembership
-    from masterpoints.services import results_upload_confirm
-    from masterpoints.standings import standings_refresh_tournament
-    from tournaments.services import results_upload_create
-    from tournaments.synthetic import pairs_from_numbers, usebio_pairs
+    from masterpoints.standings.services import standings_refresh_tournament
+    from masterpoints.uploads.services import results_upload_confirm, results_upload_create
+    from tests.factories import pairs_from_numbers, usebio_pairs
 
     club = (
         Club.objects.filter(federation__code="dbf")
@@ -258,7 +257,7 @@ def ranking_urls() -> list[str]:
     from clubs.models import Club
     from federation.models import Federation, Region
     from masterpoints.models import Standing
-    from masterpoints.standings import season_of
+    from masterpoints.standings.services import season_of
 
     rng = random.Random(7)
     dbf = Federation.objects.get(code="dbf")
@@ -349,7 +348,7 @@ def latency_figures(args) -> None:
     gunicorn = subprocess.Popen(
         [
             str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "federation.wsgi",
+            "config.wsgi",
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",

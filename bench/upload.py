@@ -45,12 +45,11 @@ def run(repeat: int) -> None:
     from clubs.models import Club
     from federation.models import Federation, Player, RuleSet
     from masterpoints.models import Award
-    from masterpoints.services import results_upload_confirm
+    from masterpoints.uploads.preview import build_preview
+    from masterpoints.uploads.services import results_upload_confirm, results_upload_create
+    from tests.factories import pairs_from_numbers, usebio_pairs
     from tournaments.importers import parse_results
     from tournaments.models import ResultUpload
-    from tournaments.preview import build_preview
-    from tournaments.services import results_upload_create
-    from tournaments.synthetic import pairs_from_numbers, usebio_pairs
 
     fed = Federation.objects.create(name="DBf", code="dbf", scheme="dbf", default_language="da")
     # The real samples predate the 2023 rules: compute them under the same rules from an earlier date.

@@ -1,4 +1,4 @@
-"""Clubs, their playing times (spilletidspunkter), memberships and the officers who act for them."""
+"""Clubs, their playing times (spilletidspunkter) and memberships."""
 
 from __future__ import annotations
 
@@ -99,57 +99,3 @@ class ClubMembership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.club}"
-
-
-class Officer(models.Model):
-    """A person's office: club director of a club, officer of a region, secretariat or commission member.
-
-    Club directors and region officers work on the site's own pages; secretariat and commission members
-    also use the admin, through the Django groups of the same names (see ``federation.roles``).
-    """
-
-    class Role(models.TextChoices):
-        CLUB_DIRECTOR = "club_director", _("club director")
-        REGION_OFFICER = "region_officer", _("district or circle officer")
-        SECRETARIAT = "secretariat", _("secretariat")
-        COMMISSION = "commission", _("commission member")
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="offices")
-    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
-    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="officers")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, null=True, blank=True, related_name="officers")
-    region = models.ForeignKey(Region, on_delete=models.CASCADE, null=True, blank=True, related_name="officers")
-
-    class Meta:
-        ordering = ["federation", "role"]
-        verbose_name = _("officer")
-        verbose_name_plural = _("officers")
-        constraints = [
-            models.CheckConstraint(
-                condition=(
-                    Q(role="club_director", club__isnull=False, region__isnull=True)
-                    | Q(role="region_officer", club__isnull=True, region__isnull=False)
-                    | Q(role__in=["secretariat", "commission"], club__isnull=True, region__isnull=True)
-                ),
-                name="officer_scope_matches_role",
-                violation_error_message=_(
-                    "A club director needs a club, a region officer a region; the secretariat and the "
-                    "commission act for the whole federation."
-                ),
-            ),
-            models.UniqueConstraint(
-                fields=["user", "club"], condition=Q(role="club_director"), name="officer_director_once_per_club"
-            ),
-            models.UniqueConstraint(
-                fields=["user", "region"], condition=Q(role="region_officer"), name="officer_once_per_region"
-            ),
-            models.UniqueConstraint(
-                fields=["user", "role", "federation"],
-                condition=Q(role__in=["secretariat", "commission"]),
-                name="officer_staff_role_once",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        scope = self.club or self.region or self.federation
-        return f"{self.user} – {self.get_role_display()} – {scope}"

@@ -1,5 +1,1 @@
-"""The federation project package and the app for the federation's own records."""
-
-from federation.celery import app as celery_app
-
-__all__ = ["celery_app"]
+"""The federation's own records: federations, regions, players, rule sets, the audit log, the scheme registry."""

@@ -1,11 +1,6 @@
 """Reads of the federation's records."""
 
-from clubs.models import Officer
 from federation.models import Federation
-
-
-def offices_of(user):
-    return Officer.objects.filter(user=user).select_related("federation", "club", "region").order_by("role")
 
 
 def federation_asked(request, scheme: str) -> Federation | None:

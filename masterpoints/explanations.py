@@ -18,8 +18,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from masterpoints.engine.common import KIND_DECIMALS
+from masterpoints.engine_text import translated
 from masterpoints.numbers import shown_amount
-from tournaments.engine_text import translated
 
 #: The meaning of each symbol, per scheme (DBf: dbf.md § 1 and § 405–406, 412; HBS: the formula, H-3…H-9).
 SYMBOLS = {

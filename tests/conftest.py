@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from clubs.models import Club, ClubMembership
-from clubs.services import officer_assign
 from federation.models import Federation, Player, Region
+from office.services import officer_assign
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = REPO_ROOT.parent / "shared" / "samples"
@@ -83,7 +83,7 @@ def eager_celery(request):
     if request.node.get_closest_marker("redis"):
         yield
         return
-    from federation.celery import app
+    from config.celery import app
 
     before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.update(task_always_eager=True, task_eager_propagates=True)

@@ -11,12 +11,9 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from federation.admin_actions import decide_with_reason
-from federation.admin_base import DecidedByActionsAdmin
 from tournaments.models import (
     DirectorLicence,
     RecognisedTournament,
-    Sanction,
-    SanctionApplication,
     TouristApproval,
 )
 from tournaments.recognised import (
@@ -26,53 +23,6 @@ from tournaments.recognised import (
     tourist_approval_decide,
     tourist_approval_request,
 )
-from tournaments.sanctions import sanction_decide
-
-
-@admin.register(SanctionApplication)
-class SanctionApplicationAdmin(DecidedByActionsAdmin):
-    """The secretariat's decisions on sanction applications (§ 403B7), one by one or in bulk."""
-
-    list_display = ["name", "club", "date", "category", "quota", "basis", "recommendation", "status"]
-    list_filter = ["status", "category", "quota", "basis", "recommendation", "district", "federation"]
-    search_fields = ["name", "club__name", "club__number"]
-    date_hierarchy = "date"
-    list_select_related = ["club", "district"]
-    actions = ["approve", "refuse"]
-
-    @admin.action(description=_("Approve the selected applications"), permissions=["change"])
-    def approve(self, request, queryset):
-        return decide_with_reason(
-            self,
-            request,
-            queryset,
-            title=str(_("Approve the selected applications")),
-            reason_required=False,
-            decide=lambda app, reason: sanction_decide(
-                actor=request.user, application=app, approve=True, reason=reason
-            ),
-        )
-
-    @admin.action(description=_("Refuse the selected applications, with a reason"), permissions=["change"])
-    def refuse(self, request, queryset):
-        return decide_with_reason(
-            self,
-            request,
-            queryset,
-            title=str(_("Refuse the selected applications")),
-            decide=lambda app, reason: sanction_decide(
-                actor=request.user, application=app, approve=False, reason=reason
-            ),
-        )
-
-
-@admin.register(Sanction)
-class SanctionAdmin(DecidedByActionsAdmin):
-    list_display = ["club", "category", "quota", "date", "end_date", "dispensations", "granted_at"]
-    list_filter = ["category", "quota", "federation"]
-    search_fields = ["club__name", "club__number", "application__name"]
-    date_hierarchy = "date"
-    list_select_related = ["club"]
 
 
 class HbsFederationForm(forms.ModelForm):
@@ -241,3 +191,6 @@ class DirectorLicenceAdmin(admin.ModelAdmin):
             title=str(_("Revoke the selected licences")),
             decide=lambda obj, reason: director_licence_revoke(actor=request.user, licence=obj, reason=reason),
         )
+
+
+from tournaments.sanctions import admin as sanctions_admin  # noqa: E402, F401  (registers its models)

@@ -1,7 +1,7 @@
 """Tournaments as confirmed from an uploaded results file, and the uploads themselves.
 
 A :class:`ResultUpload` keeps the original bytes with their SHA-256 from the moment of upload; confirming
-it (``tournaments.services.results_upload_confirm``) creates the :class:`Tournament` with its ranking
+it (``masterpoints.uploads.services.results_upload_confirm``) creates the :class:`Tournament` with its ranking
 groups, entries and participations, and the awards in the ledger, in one transaction.
 """
 
@@ -15,35 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
 from federation.models import Federation, Player, Region
-
-
-class Form(models.TextChoices):
-    """Tournament form (DBf §§ 405–444; HBS: individual, pairs, teams)."""
-
-    PAIRS = "pairs", _("pairs")
-    INDIVIDUAL = "individual", _("individual")
-    MINIHOLD = "minihold", _("mini-teams (minihold)")
-    TEAMS = "teams", _("teams")
-
-
-class OrganiserKind(models.TextChoices):
-    """Who runs the tournament; decides what it may award by default (DBf § 403)."""
-
-    CLUB = "club", _("club")
-    DISTRICT = "district", _("district")
-    CIRCLE = "circle", _("circle (kreds)")
-    FEDERATION = "federation", _("federation")
-
-
-class PointKind(models.TextChoices):
-    """Every point kind of both schemes; amounts are integer units of the kind (1 BP, 0.1 SP, 0.01 GP, 1 HBS point)."""
-
-    BP = "BP", _("bronze points")
-    SP = "SP", _("silver points")
-    GP = "GP", _("gold points")
-    BLACK = "black", _("black points (crni)")
-    RED = "red", _("red points (crveni)")
-    MASTER = "master", _("master points (majstorski)")
+from tournaments.choices import Form, OrganiserKind, PointKind
 
 
 def upload_path(instance: ResultUpload, filename: str) -> str:
@@ -155,7 +127,7 @@ class Tournament(models.Model):
         return f"{self.name} ({self.date:%Y-%m-%d})"
 
     def get_absolute_url(self) -> str:
-        return reverse("tournaments:detail", args=[self.pk])
+        return reverse("public:tournament", args=[self.pk])
 
     @property
     def organiser(self):
@@ -233,148 +205,6 @@ class Participation(models.Model):
 
     def __str__(self) -> str:
         return str(self.player or self.name_in_file)
-
-
-# --- DBf sanctions (§ 403) ------------------------------------------------------------------------------
-
-
-class SanctionApplication(models.Model):
-    """A club's application for a sanction to award SP or GP in one tournament (§ 403B), filed with the
-    district at least two months ahead (§ 403B7). Written only by ``tournaments.sanctions``.
-
-    SP within the playing time's quota (§ 403B1–2) is the district's to grant (§ 403 4, § 403B4); GP, SP
-    beyond the quota (§ 403B3) and any dispensation (§ 403B5e) go with the district's recommendation to the
-    secretariat, which decides (§ 403B7).
-    """
-
-    class Basis(models.TextChoices):
-        QUOTA = "quota", _("the playing time's annual tournament (§ 403B1–2)")
-        EXTRA = "extra", _("an extra SP tournament in a special case (§ 403B3)")
-        JUBILEE = "jubilee", _("a GP tournament in the club's jubilee year (§ 403B4)")
-
-    class Quota(models.TextChoices):
-        FULL = "full", _("full MP (§ 403B1)")
-        HALF = "half", _("half MP (§ 403B2)")
-
-    class Advertisement(models.TextChoices):
-        DANSK_BRIDGE_WEBSITE = "dansk_bridge_website", _("in Dansk Bridge and on DBf's website")
-        DISTRICT_MAGAZINE = "district_magazine", _("in the district's magazine")
-        DISTRICT_EMAIL = "district_email", _("by e-mail to every club of the district")
-        QUARTER_PAGE = "quarter_page", _("an advertisement of at least a quarter page in Dansk Bridge")
-
-    class Status(models.TextChoices):
-        FILED = "filed", _("filed: awaiting the district")
-        RECOMMENDED = "recommended", _("recommended: awaiting the secretariat")
-        APPROVED = "approved", _("approved")
-        REFUSED = "refused", _("refused")
-
-    class Recommendation(models.TextChoices):
-        FOR = "for", _("recommended")
-        AGAINST = "against", _("not recommended")
-
-    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="sanction_applications")
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sanction_applications")
-    district = models.ForeignKey(
-        Region, on_delete=models.PROTECT, related_name="sanction_applications", verbose_name=_("district")
-    )
-    playing_time = models.ForeignKey(
-        "clubs.PlayingTime",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="sanction_applications",
-        verbose_name=_("playing time"),
-    )
-    name = models.CharField(_("tournament name"), max_length=200)
-    date = models.DateField(_("first day"))
-    end_date = models.DateField(_("last day"), null=True, blank=True)
-    entry_deadline = models.DateField(_("entry deadline"))
-    advertised_on = models.DateField(_("advertised on"))
-    advertisement = models.CharField(_("advertised"), max_length=24, choices=Advertisement.choices)
-    open_to_all = models.BooleanField(_("open tournament"), default=True)
-    national = models.BooleanField(_("of national character"), default=False)
-    form = models.CharField(_("form"), max_length=12, choices=Form.choices)
-    boards = models.PositiveIntegerField(_("boards planned"))
-    category = models.CharField(_("points"), max_length=2, choices=[("SP", _("silver (SP)")), ("GP", _("gold (GP)"))])
-    quota = models.CharField(_("quota"), max_length=4, choices=Quota.choices)
-    basis = models.CharField(_("basis"), max_length=8, choices=Basis.choices, default=Basis.QUOTA)
-    jubilee_years = models.PositiveSmallIntegerField(_("jubilee (years)"), null=True, blank=True)
-    dispensations = models.JSONField(
-        _("dispensations asked for"), default=list, blank=True, help_text=_("Letters of § 403B5: b, c and/or d.")
-    )
-    dispensation_reason = models.TextField(_("reason for the dispensation"), blank=True)
-    contact_email = models.EmailField(_("contact e-mail"), blank=True)
-    note = models.TextField(_("note"), blank=True)
-    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.FILED)
-    filed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    filed_at = models.DateTimeField(_("filed"), auto_now_add=True)
-    recommendation = models.CharField(_("district"), max_length=8, choices=Recommendation.choices, blank=True)
-    recommendation_note = models.TextField(_("district's note"), blank=True)
-    recommended_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    recommended_at = models.DateTimeField(_("recommended"), null=True, blank=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
-    decision_reason = models.TextField(_("reason for the decision"), blank=True)
-
-    class Meta:
-        ordering = ["-date", "club"]
-        verbose_name = _("sanction application")
-        verbose_name_plural = _("sanction applications")
-        indexes = [models.Index(fields=["club", "date"])]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(end_date__isnull=True) | Q(end_date__gte=models.F("date")),
-                name="sanction_application_dates_ordered",
-            ),
-            models.CheckConstraint(condition=Q(category__in=["SP", "GP"]), name="sanction_application_sp_or_gp"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.club.name}, {self.date:%Y-%m-%d}, {self.category})"
-
-    def get_absolute_url(self) -> str:
-        return reverse("sanctions:detail", args=[self.pk])
-
-    @property
-    def secretariat_decides(self) -> bool:
-        """GP (§ 403 4, § 403B7), SP beyond the quota (§ 403B3) and dispensations (§ 403B5e) are the
-        secretariat's, on the district's recommendation; SP within the quota is the district's (§ 403B4)."""
-        return self.category == "GP" or self.basis != self.Basis.QUOTA or bool(self.dispensations)
-
-
-class Sanction(models.Model):
-    """A club's granted permission to award SP or GP, with full or half MP, in the tournament of one
-    approved application (§ 403B1–4). Dispensations granted (§ 403B5e) are recorded on it; the upload of
-    the tournament looks the sanction up by club, category and date."""
-
-    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="sanctions")
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sanctions")
-    application = models.OneToOneField(SanctionApplication, on_delete=models.PROTECT, related_name="sanction")
-    category = models.CharField(_("points"), max_length=2)
-    quota = models.CharField(_("quota"), max_length=4, choices=SanctionApplication.Quota.choices)
-    date = models.DateField(_("first day"))
-    end_date = models.DateField(_("last day"))
-    dispensations = models.JSONField(_("dispensations"), default=list, blank=True)
-    granted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
-    granted_at = models.DateTimeField(_("granted"), auto_now_add=True)
-
-    class Meta:
-        ordering = ["-date"]
-        verbose_name = _("sanction")
-        verbose_name_plural = _("sanctions")
-        indexes = [models.Index(fields=["club", "category", "date"])]
-        constraints = [
-            models.CheckConstraint(condition=Q(end_date__gte=models.F("date")), name="sanction_dates_ordered"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.club.name}: {self.category} {self.get_quota_display()} {self.date:%Y-%m-%d}"
 
 
 # --- HBS recognised tournaments (H-1, H-4, rules 2 and 10) --------------------------------------------
@@ -502,3 +332,24 @@ class DirectorLicence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number} – {self.user}"
+
+
+# The sanctions' models live in their package; importing them here registers them with the app.
+from tournaments.sanctions.models import Sanction, SanctionApplication  # noqa: E402
+
+__all__ = [
+    "DirectorLicence",
+    "Entry",
+    "Form",
+    "OrganiserKind",
+    "Participation",
+    "PointKind",
+    "RankingGroup",
+    "RecognisedAward",
+    "RecognisedTournament",
+    "ResultUpload",
+    "Sanction",
+    "SanctionApplication",
+    "TouristApproval",
+    "Tournament",
+]

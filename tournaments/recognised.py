@@ -22,8 +22,8 @@ from django.utils.translation import gettext_lazy as _
 from federation.mail import notify
 from federation.models import Federation
 from federation.refusals import refusals
-from federation.roles import is_secretariat
 from federation.services import audit_record
+from office.access import is_secretariat
 from tournaments.checks import CheckIssue
 from tournaments.models import DirectorLicence, RecognisedAward, RecognisedTournament, ResultUpload, TouristApproval
 

@@ -1,11 +1,9 @@
-"""Reads for the tournament pages and the upload flow."""
+"""Reads of tournaments, their groups, entries and participations."""
 
 from __future__ import annotations
 
 from django.db.models import Prefetch
 
-from clubs.models import Club, Officer
-from federation.models import Federation, Region
 from tournaments.models import Entry, Participation, Tournament
 
 
@@ -22,36 +20,3 @@ def tournament_detail(pk: int) -> Tournament:
         .prefetch_related(Prefetch("groups__entries", queryset=entries))
         .get(pk=pk)
     )
-
-
-def upload_organisers(user) -> dict[Federation, list[tuple[str, str, object]]]:
-    """For each federation, the organisers ``user`` may upload for: ``(value, label, object)``.
-
-    Club directors get their clubs, region officers their regions (and the circles inside a district),
-    the secretariat every club and region of its federation and the federation itself.
-    """
-    result: dict[Federation, list[tuple[str, str, object]]] = {}
-    if not user.is_authenticated:
-        return result
-    offices = Officer.objects.filter(user=user).select_related("federation", "club", "region")
-    federations = {o.federation for o in offices}
-    if user.is_superuser:
-        federations = set(Federation.objects.all())
-    for federation in sorted(federations, key=lambda f: f.name):
-        staff = user.is_superuser or any(o.role == "secretariat" and o.federation == federation for o in offices)
-        if staff:
-            clubs = Club.objects.filter(federation=federation, active=True)
-            regions = Region.objects.filter(federation=federation)
-        else:
-            clubs = Club.objects.filter(
-                pk__in=[o.club_id for o in offices if o.role == "club_director" and o.federation == federation]
-            )
-            own = [o.region_id for o in offices if o.role == "region_officer" and o.federation == federation]
-            regions = Region.objects.filter(pk__in=own) | Region.objects.filter(parent_id__in=own)
-        choices = [(f"club:{c.pk}", str(c), c) for c in clubs.order_by("name")]
-        choices += [(f"region:{r.pk}", str(r), r) for r in regions.order_by("name")]
-        if staff:
-            choices.append((f"federation:{federation.pk}", str(federation), federation))
-        if choices:
-            result[federation] = choices
-    return result

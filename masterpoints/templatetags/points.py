@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from django import template
 
+from masterpoints.engine_text import translated
 from masterpoints.explanations import explanation_html
 from masterpoints.numbers import kind_label, shown_amount, shown_units
-from tournaments.engine_text import translated
 
 register = template.Library()
 register.filter("points", shown_amount, is_safe=True)

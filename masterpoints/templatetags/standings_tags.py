@@ -9,9 +9,9 @@ from __future__ import annotations
 from django import template
 from django_tables2 import RequestConfig
 
-from masterpoints import selectors
-from masterpoints.standings import season_label, season_of
-from masterpoints.tables import ClubStandingTable, SeasonTopTable
+from masterpoints.public import selectors
+from masterpoints.public.tables import ClubStandingTable, SeasonTopTable
+from masterpoints.standings.services import season_label, season_of
 
 register = template.Library()
 

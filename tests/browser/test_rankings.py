@@ -9,10 +9,9 @@ import pytest
 
 from clubs.models import ClubMembership
 from federation.models import Player
-from masterpoints.services import results_upload_confirm
-from masterpoints.standings import standings_rebuild
-from tournaments.services import results_upload_create
-from tournaments.synthetic import pairs_from_numbers, usebio_pairs
+from masterpoints.standings.services import standings_rebuild
+from masterpoints.uploads.services import results_upload_confirm, results_upload_create
+from tests.factories import pairs_from_numbers, usebio_pairs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

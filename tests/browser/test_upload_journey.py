@@ -9,7 +9,7 @@ import pytest
 
 from federation.models import Player
 from masterpoints.models import Award
-from tournaments.synthetic import pairs_from_numbers, usebio_pairs
+from tests.factories import pairs_from_numbers, usebio_pairs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from federation.roles import can_act_for_club, can_act_for_region, clubs_for
+from office.access import can_act_for_club, can_act_for_region, clubs_for
 
 
 def test_a_club_director_is_refused_the_admin(client, personas):
@@ -58,7 +58,7 @@ def test_a_district_officer_acts_for_the_district_and_its_circles_only(personas,
 def test_the_office_page_needs_a_login_and_shows_only_own_offices(client, personas, name):
     if name == "player":
         client.force_login(personas.player)
-    response = client.get(reverse("federation:office"))
+    response = client.get(reverse("office:home"))
     if name == "anonymous":
         assert response.status_code == 302
     else:
@@ -68,14 +68,14 @@ def test_the_office_page_needs_a_login_and_shows_only_own_offices(client, person
 
 def test_the_office_page_lists_a_directors_club(client, personas, world):
     client.force_login(personas.director_a)
-    response = client.get(reverse("federation:office"))
+    response = client.get(reverse("office:home"))
     assert world.club_a.name in response.content.decode()
     assert world.club_b.name not in response.content.decode()
 
 
 def test_revoking_the_last_staff_office_removes_admin_access(personas, world):
-    from clubs.models import Officer
-    from clubs.services import officer_revoke
+    from office.models import Officer
+    from office.services import officer_revoke
 
     officer_revoke(actor=None, officer=Officer.objects.get(user=personas.secretariat))
     personas.secretariat.refresh_from_db()

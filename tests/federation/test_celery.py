@@ -35,7 +35,7 @@ def test_a_task_round_trips_through_a_real_worker_on_redis():
             "-m",
             "celery",
             "-A",
-            "federation",
+            "config",
             "worker",
             "--pool=solo",
             "-Q",
@@ -43,7 +43,7 @@ def test_a_task_round_trips_through_a_real_worker_on_redis():
             "--loglevel=WARNING",
         ],
         cwd=REPO_ROOT,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings"},
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )

@@ -31,7 +31,7 @@ def run_python(code_or_args, env_overrides):
         if k not in ("DATABASE_URL", "REDIS_URL", "CACHE_URL", "SECRET_KEY", "DEBUG")
     }
     env.update(env_overrides)
-    env["DJANGO_SETTINGS_MODULE"] = "federation.settings"
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     args = [sys.executable, "-c", code_or_args] if isinstance(code_or_args, str) else [sys.executable, *code_or_args]
     return subprocess.run(args, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=120)
 

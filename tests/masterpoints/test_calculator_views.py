@@ -18,7 +18,7 @@ def test_the_calculator_page_shows_the_d_p8_district_scale(client, db):
         "dbf-row": "1",
         "dbf-split": "random",
     }
-    body = client.get(reverse("masterpoints:calculator"), params).content.decode()
+    body = client.get(reverse("public:calculator"), params).content.decode()
     assert "<dd>36</dd>" in body
     assert ">36.0<" in body and ">0.5<" in body
 
@@ -35,33 +35,33 @@ def test_an_engine_refusal_comes_back_on_the_named_field(client, db):
         "dbf-row": "1",
         "dbf-split": "random",
     }
-    body = client.get(reverse("masterpoints:calculator"), params).content.decode()
+    body = client.get(reverse("public:calculator"), params).content.decode()
     assert "§ 403" in body  # districts may not award GP
     assert "Points per player by place" not in body
 
 
 def test_the_hbs_category_calculator_names_the_category_h_2(client, db):
     params = {"calc": "category", "category-black": "2000", "category-red": "100", "category-master": "0"}
-    body = client.get(reverse("masterpoints:calculator"), params).content.decode()
+    body = client.get(reverse("public:calculator"), params).content.decode()
     assert "tref ekspert" in body
 
 
 def test_the_api_answers_the_d_p1_vector(client, db):
     request = {"scheme": "dbf", "kind": "scale", "form": "pairs", "category": "BP", "participants": 12, "boards": 24}
-    response = client.post(reverse("masterpoints:calculator_api"), json.dumps(request), content_type="application/json")
+    response = client.post(reverse("public:calculator_api"), json.dumps(request), content_type="application/json")
     assert response.status_code == 200
     assert response.json()["awards"] == ["24", "16", "11", "8"]
 
 
 def test_the_api_names_the_field_of_a_bad_request(client, db):
     request = {"scheme": "dbf", "kind": "scale", "form": "pairs", "category": "XP", "participants": 12, "boards": 24}
-    response = client.post(reverse("masterpoints:calculator_api"), json.dumps(request), content_type="application/json")
+    response = client.post(reverse("public:calculator_api"), json.dumps(request), content_type="application/json")
     assert response.status_code == 400
     assert response.json()["error"]["field"] == "category"
 
 
 def test_the_api_refuses_broken_json_and_oversized_requests(client, db):
-    url = reverse("masterpoints:calculator_api")
+    url = reverse("public:calculator_api")
     assert client.post(url, "{not json", content_type="application/json").status_code == 400
     big = json.dumps({"scheme": "dbf", "x-pad": "x" * 70_000})
     assert client.post(url, big, content_type="application/json").status_code == 413
@@ -73,12 +73,12 @@ def test_danish_and_croatian_readers_write_and_read_decimals_with_a_comma(client
     answer is written with commas too. A point is accepted in every language."""
     params = {"calc": "title", "title-bp": "0", "title-sp": "12,5", "title-gp": "0,50"}
     client.cookies["django_language"] = "da"
-    body = client.get(reverse("masterpoints:calculator"), params).content.decode()
+    body = client.get(reverse("public:calculator"), params).content.decode()
     assert "<dd>1,75 MP</dd>" in body
     client.cookies["django_language"] = "en"
     params.update({"title-sp": "12.5", "title-gp": "0.50"})
-    assert "<dd>1.75 MP</dd>" in client.get(reverse("masterpoints:calculator"), params).content.decode()
+    assert "<dd>1.75 MP</dd>" in client.get(reverse("public:calculator"), params).content.decode()
     client.cookies["django_language"] = "hr"
     params = {"calc": "hbs", "hbs-form": "pairs", "hbs-participants": "20", "hbs-boards": "24", "hbs-strength": "1,5"}
-    body = client.get(reverse("masterpoints:calculator"), params).content.decode()
+    body = client.get(reverse("public:calculator"), params).content.decode()
     assert "errorlist" not in body and 'value="1,5"' in body

@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from federation.models import Player
-from masterpoints.corrections import correction_request_file
+from masterpoints.corrections.services import correction_request_file
 from masterpoints.models import Award, CorrectionRequest, ForeignConversion, ForeignPoints
 from tournaments.models import Tournament
 

@@ -9,10 +9,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import Sum
 
-from clubs.services import officer_assign
 from federation.models import AuditEvent, Player
-from masterpoints.corrections import correction_assign, correction_decide, correction_request_file
+from masterpoints.corrections.services import correction_assign, correction_decide, correction_request_file
 from masterpoints.models import Award, CorrectionRequest, CorrectionWindow
+from office.services import officer_assign
 from tournaments.models import Tournament
 
 DAY = datetime.date(2025, 2, 3)

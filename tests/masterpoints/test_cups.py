@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from clubs.models import ClubMembership, PlayingTime
 from federation.models import AuditEvent, Player
-from masterpoints.cups import cup_keeper, cup_ranking, cup_win_record, top16
+from masterpoints.cups.services import cup_keeper, cup_ranking, cup_win_record, top16
 from masterpoints.models import Award, CupSeries, CupWin
 from tournaments.models import Tournament
 
@@ -263,13 +263,13 @@ def test_top16_lists_are_dbfs(world):
 def test_the_cup_page_is_public_and_hides_hidden_names_except_from_the_secretariat(client, world, personas, bronze):
     post(player(world, "77", hide=True), 300, day=datetime.date(2025, 9, 1))
     post(player(world, "78"), 100, day=datetime.date(2025, 9, 1))
-    url = reverse("masterpoints:cups") + "?cup=bronze&season=2025"
+    url = reverse("cups:list") + "?cup=bronze&season=2025"
     page = client.get(url).content.decode()
     assert "<td>77</td>" in page and "P L78" in page and "L77" not in page
     client.force_login(personas.secretariat)
     assert "P L77" in client.get(url).content.decode()
     client.force_login(personas.player)
-    assert client.get(reverse("masterpoints:cups") + "?cup=gold").status_code == 200
+    assert client.get(reverse("cups:list") + "?cup=gold").status_code == 200
 
 
 def test_the_cup_report_is_the_secretariats_and_records_the_winner(client, world, personas, bronze, monkeypatch):
@@ -278,16 +278,16 @@ def test_the_cup_report_is_the_secretariats_and_records_the_winner(client, world
     monkeypatch.setattr(timezone, "localdate", lambda: AFTER)
     a = player(world, "1")
     post(a, 300)
-    url = reverse("masterpoints:cup_report") + "?season=2024"
+    url = reverse("cups:report") + "?season=2024"
     assert client.get(url).status_code == 302  # anonymous: to the login page
     for persona in (personas.director_a, personas.district_officer, personas.player, personas.commission):
         client.force_login(persona)
         assert client.get(url).status_code == 403
     client.force_login(personas.secretariat)
     assert "Record the winner" in client.get(url).content.decode()
-    response = client.post(reverse("masterpoints:cup_report"), {"season": "2024", "cup": "bronze"}, follow=True)
+    response = client.post(reverse("cups:report"), {"season": "2024", "cup": "bronze"}, follow=True)
     assert "Recorded" in response.content.decode() and CupWin.objects.get().player == a
-    response = client.post(reverse("masterpoints:cup_report"), {"season": "2024", "cup": "bronze"}, follow=True)
+    response = client.post(reverse("cups:report"), {"season": "2024", "cup": "bronze"}, follow=True)
     assert "already recorded" in response.content.decode()
 
 
@@ -297,7 +297,7 @@ def test_the_gold_cup_report_shows_mp_with_their_two_decimals_451e(client, world
     monkeypatch.setattr(timezone, "localdate", lambda: AFTER)
     post(player(world, "1"), 150, kind="GP")  # 1.50 GP = 1.50 MP, counted in hundredths
     client.force_login(personas.secretariat)
-    url = reverse("masterpoints:cup_report") + "?season=2024"
+    url = reverse("cups:report") + "?season=2024"
     assert "<td>1.50</td>" in client.get(url).content.decode()
     client.cookies["django_language"] = "da"
     assert "<td>1,50</td>" in client.get(url).content.decode()
@@ -308,11 +308,11 @@ def test_the_top16_page_is_public_and_shows_hidden_names_to_the_clubs_directors_
     hidden = player(world, "55", hide=True)
     ClubMembership.objects.create(player=hidden, club=world.club_a)
     post(hidden, 40, source="result", tournament=event)
-    url = reverse("masterpoints:top16", args=[world.club_a.pk]) + "?season=2024"
+    url = reverse("cups:top16", args=[world.club_a.pk]) + "?season=2024"
     page = client.get(url).content.decode()
     assert "<td>55</td>" in page and "qualified" in page
     client.force_login(personas.director_b)
     assert "P L55" not in client.get(url).content.decode()
     client.force_login(personas.director_a)
     assert "P L55" in client.get(url).content.decode()
-    assert client.get(reverse("masterpoints:top16", args=[world.club_hr.pk])).status_code == 403
+    assert client.get(reverse("cups:top16", args=[world.club_hr.pk])).status_code == 403

@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from federation.models import AuditEvent, Player
-from masterpoints.foreign import foreign_points_approve, foreign_points_register
+from masterpoints.foreign.services import foreign_points_approve, foreign_points_register
 from masterpoints.models import Award, ForeignConversion, ForeignPoints
 
 WON = datetime.date(2025, 7, 12)

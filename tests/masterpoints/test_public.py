@@ -15,10 +15,9 @@ from openpyxl import load_workbook
 from clubs.models import Club, ClubMembership
 from federation.models import AuditEvent, Player
 from masterpoints.models import Award
-from masterpoints.services import results_upload_confirm
-from masterpoints.standings import season_of, standings_refresh_players
-from tournaments.services import results_upload_create
-from tournaments.synthetic import pairs_from_numbers, usebio_pairs
+from masterpoints.standings.services import season_of, standings_refresh_players
+from masterpoints.uploads.services import results_upload_confirm, results_upload_create
+from tests.factories import pairs_from_numbers, usebio_pairs
 
 DAY = datetime.date(2025, 3, 4)
 NUMBERS = [str(40001 + i) for i in range(24)]
@@ -63,7 +62,7 @@ def league(world):
 
 
 def rankings(client, **query):
-    return client.get(reverse("masterpoints:rankings"), query)
+    return client.get(reverse("public:rankings"), query)
 
 
 def rows(response) -> list[str]:
@@ -176,7 +175,7 @@ def test_points_are_written_as_the_readers_language_writes_them(client, league):
         client.cookies["django_language"] = language
         found = rows(rankings(client, federation=league.dbf.pk))
         assert ">20,00<" in found[0] and ">100,0<" in found[1] and "20.00" not in found[0]
-        page = client.get(reverse("masterpoints:player", args=["dbf", "502"])).content.decode()
+        page = client.get(reverse("public:player", args=["dbf", "502"])).content.decode()
         assert "<dd>100,0</dd>" in page and "100.0" not in page
         export = rankings(client, federation=league.dbf.pk, export="csv").content.decode("utf-8-sig")
         assert "20.00" in export and "20,00" not in export
@@ -187,14 +186,14 @@ def test_points_are_written_as_the_readers_language_writes_them(client, league):
 def test_hbs_point_kinds_are_named_in_the_readers_language(client, league):
     """Black, red and master points are crni, crveni and majstorski poeni on a Croatian page; BP, SP and GP
     keep their letters in every language (§ 402)."""
-    url = reverse("masterpoints:player", args=["hbs", "7001"])
+    url = reverse("public:player", args=["hbs", "7001"])
     client.cookies["django_language"] = "hr"
     body = client.get(url).content.decode()
     assert "<dt>crni</dt><dd>60</dd>" in body and "60 crni" in body and ">black<" not in body
     client.cookies["django_language"] = "en"
     assert "<dt>black</dt><dd>60</dd>" in client.get(url).content.decode()
     client.cookies["django_language"] = "da"
-    silver = client.get(reverse("masterpoints:player", args=["dbf", "502"])).content.decode()
+    silver = client.get(reverse("public:player", args=["dbf", "502"])).content.decode()
     assert "<dt>SP</dt><dd>100,0</dd>" in silver
 
 
@@ -226,7 +225,7 @@ def uploaded(world):
 def test_a_player_page_explains_each_award_and_marks_corrections(client, world, uploaded):
     winner = Player.objects.get(number=NUMBERS[0])
     post(winner, "BP", -4, DAY + datetime.timedelta(days=2), source=Award.Source.CORRECTION, reason="wrong board")
-    body = client.get(reverse("masterpoints:player", args=["dbf", winner.number])).content.decode()
+    body = client.get(reverse("public:player", args=["dbf", winner.number])).content.decode()
     assert "Mette Spiller40001" in body
     assert "§ 406B1" in body  # the explanation of the tournament award (D-P1)
     assert "Tirsdag" in body and "place 1" in body
@@ -241,7 +240,7 @@ def test_an_awards_explanation_says_what_each_symbol_stands_for_in_the_readers_l
     """The player's page and the tournament's page explain an award under the rule book's symbols (§ 406),
     each with its meaning, and the engine's fixed words and numbers as the reader writes them."""
     winner = Player.objects.get(number=NUMBERS[0])
-    pages = (reverse("masterpoints:player", args=["dbf", winner.number]), uploaded.get_absolute_url())
+    pages = (reverse("public:player", args=["dbf", winner.number]), uploaded.get_absolute_url())
     for url in pages:
         body = client.get(url).content.decode()
         assert "<code>M</code> = 2 <small>– mass factor (§ 406)</small>" in body
@@ -276,40 +275,40 @@ def test_the_same_symbol_means_what_its_own_rule_book_says():
 def test_a_player_page_shows_what_the_next_title_needs_404(client, world):
     p = add_player(world, "601", club=world.club_a)
     post(p, "BP", 150)  # 1.5 MP: 0.5 MP short of Klubmester (2 MP)
-    body = client.get(reverse("masterpoints:player", args=["dbf", "601"])).content.decode()
+    body = client.get(reverse("public:player", args=["dbf", "601"])).content.decode()
     assert "Next: <strong>Klubmester</strong>" in body
     assert "50 BP" in body and "5.0 SP" in body and "0.50 GP" in body
 
 
 def test_a_number_alone_redirects_when_it_is_unique_and_lists_the_federations_otherwise(client, world):
     add_player(world, "777")
-    response = client.get(reverse("masterpoints:player_lookup", args=["777"]))
-    assert response.status_code == 302 and response["Location"] == reverse("masterpoints:player", args=["dbf", "777"])
+    response = client.get(reverse("public:player_lookup", args=["777"]))
+    assert response.status_code == 302 and response["Location"] == reverse("public:player", args=["dbf", "777"])
     add_player(world, "777", fed=world.hbs)
-    response = client.get(reverse("masterpoints:player_lookup", args=["777"]))
+    response = client.get(reverse("public:player_lookup", args=["777"]))
     assert response.status_code == 200
-    assert reverse("masterpoints:player", args=["hbs", "777"]) in response.content.decode()
-    assert client.get(reverse("masterpoints:player_lookup", args=["999999"])).status_code == 404
+    assert reverse("public:player", args=["hbs", "777"]) in response.content.decode()
+    assert client.get(reverse("public:player_lookup", args=["999999"])).status_code == 404
 
 
 def test_a_player_hides_their_name_from_their_own_page(client, world, personas):
     world.player.user = personas.player
     world.player.save()
     post(world.player, "BP", 100)
-    url = reverse("masterpoints:player_privacy", args=["dbf", world.player.number])
+    url = reverse("public:player_privacy", args=["dbf", world.player.number])
     assert client.post(url, {"hide_name": "on"}).status_code == 302  # to the login page
     client.force_login(personas.director_a)
     assert client.post(url, {"hide_name": "on"}).status_code == 403
     assert world.player.last_name in rankings(client, federation=world.dbf.pk).content.decode()  # now cached
     client.force_login(personas.player)
-    page = client.get(reverse("masterpoints:player", args=["dbf", world.player.number])).content.decode()
+    page = client.get(reverse("public:player", args=["dbf", world.player.number])).content.decode()
     assert "Hide my name on public lists" in page
     client.post(url, {"hide_name": "on"})
     world.player.refresh_from_db()
     assert world.player.hide_name
     assert AuditEvent.objects.filter(action="player.hide_name").exists()
     client.logout()
-    public = client.get(reverse("masterpoints:player", args=["dbf", world.player.number])).content.decode()
+    public = client.get(reverse("public:player", args=["dbf", world.player.number])).content.decode()
     assert world.player.last_name not in public
     assert world.player.last_name not in rankings(client, federation=world.dbf.pk).content.decode()
 
@@ -329,7 +328,7 @@ def test_a_club_page_shows_members_standings_top_scorers_and_tournaments(client,
 
 
 def test_the_api_gives_the_rankings_with_the_same_filters_paginated(client, league):
-    response = client.get(reverse("masterpoints:api_rankings"), {"federation": league.dbf.pk, "page_size": 2})
+    response = client.get(reverse("public:api_rankings"), {"federation": league.dbf.pk, "page_size": 2})
     data = response.json()
     assert [row["place"] for row in data["results"]] == [1, 2]
     assert data["results"][0]["points"] == {"MP": "20.00", "BP": "0", "SP": "0.0", "GP": "20.00"}
@@ -337,17 +336,17 @@ def test_the_api_gives_the_rankings_with_the_same_filters_paginated(client, leag
     second = client.get(data["next"]).json()
     assert [row["number"] for row in second["results"]] == ["503"]
     assert second["results"][0]["name"] is None  # hidden
-    club = client.get(reverse("masterpoints:api_rankings"), {"federation": league.dbf.pk, "club": league.club_b.pk})
+    club = client.get(reverse("public:api_rankings"), {"federation": league.dbf.pk, "club": league.club_b.pk})
     assert [row["number"] for row in club.json()["results"]] == ["502"]
 
 
 def test_the_api_gives_a_player_and_resolves_a_bare_number(client, league):
-    data = client.get(reverse("masterpoints:api_player", args=["dbf", "501"])).json()
+    data = client.get(reverse("public:api_player", args=["dbf", "501"])).json()
     assert data["balances"]["MP"] == "20.00"
     assert data["ranks"]["federation"] == 1
     assert data["awards"]["results"][0]["amount"] == "20.00"
-    assert client.get(reverse("masterpoints:api_player_lookup", args=["501"])).status_code == 302
-    assert client.get(reverse("masterpoints:api_player_lookup", args=["404404"])).status_code == 404
+    assert client.get(reverse("public:api_player_lookup", args=["501"])).status_code == 302
+    assert client.get(reverse("public:api_player_lookup", args=["404404"])).status_code == 404
 
 
 def test_clubs_of_another_federation_are_not_offered(client, league):
@@ -357,7 +356,7 @@ def test_clubs_of_another_federation_are_not_offered(client, league):
 
 
 def test_a_player_without_points_has_a_page_too(client, world):
-    body = client.get(reverse("masterpoints:player", args=["dbf", world.player.number])).content.decode()
+    body = client.get(reverse("public:player", args=["dbf", world.player.number])).content.decode()
     assert "No points yet." in body
     assert "Next: <strong>Klubmester</strong>" in body
 
@@ -368,5 +367,5 @@ def test_odd_digits_in_the_query_are_ignored_not_a_crash(client, league):
     for value in ("²", "٣x", "-1"):
         query = {"federation": value, "club": value, "region": value, "page": value}
         assert rankings(client, **query).status_code == 200, value
-        assert client.get(reverse("masterpoints:api_rankings"), {**query, "page_size": value}).status_code == 200
-        assert client.get(reverse("masterpoints:cups"), {"season": value, "federation": value}).status_code == 200
+        assert client.get(reverse("public:api_rankings"), {**query, "page_size": value}).status_code == 200
+        assert client.get(reverse("cups:list"), {"season": value, "federation": value}).status_code == 200

@@ -18,14 +18,14 @@ from hypothesis import strategies as st
 
 from clubs.models import ClubMembership
 from federation.models import AuditEvent, Player
-from masterpoints import selectors, standings
 from masterpoints.engine.dbf.rules import DBF_2023
 from masterpoints.engine.dbf.titles import Balance, title_rank
 from masterpoints.engine.hbs.categories import category_for
 from masterpoints.engine.hbs.rules import HBS_DRAFT
 from masterpoints.models import Award, SeasonStanding, Standing, TitleAchievement
-from masterpoints.services import results_upload_confirm
-from masterpoints.standings import (
+from masterpoints.public import selectors
+from masterpoints.standings import services as standings
+from masterpoints.standings.services import (
     Ladder,
     hbs_sort_key,
     season_dates,
@@ -34,9 +34,9 @@ from masterpoints.standings import (
     standings_rebuild,
     standings_refresh_players,
 )
-from masterpoints.tasks import standings_update_players
-from tournaments.services import results_upload_create
-from tournaments.synthetic import pairs_from_numbers, usebio_pairs
+from masterpoints.standings.tasks import standings_update_players
+from masterpoints.uploads.services import results_upload_confirm, results_upload_create
+from tests.factories import pairs_from_numbers, usebio_pairs
 
 DAY = datetime.date(2025, 3, 4)
 
@@ -46,7 +46,7 @@ def eager():
     """Run tasks in the calling process even where REDIS_URL points at a broker (CI)."""
     from celery._state import _set_task_join_will_block, task_join_will_block
 
-    from federation.celery import app
+    from config.celery import app
 
     before = {"task_always_eager": app.conf.task_always_eager, "task_eager_propagates": app.conf.task_eager_propagates}
     blocks = task_join_will_block()

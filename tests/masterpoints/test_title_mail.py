@@ -28,9 +28,9 @@ from django.urls import reverse
 from clubs.models import ClubMembership
 from federation.models import AuditEvent, Player
 from masterpoints.models import Award, TitleAchievement, TitleMailing
-from masterpoints.standings import standings_refresh_players
-from masterpoints.tasks import title_mail_monthly
-from masterpoints.title_mail import month_check, month_parse, title_mail_run
+from masterpoints.standings.services import standings_refresh_players
+from masterpoints.title_mail.services import month_check, month_parse, title_mail_run
+from masterpoints.title_mail.tasks import title_mail_monthly
 
 REPO = Path(__file__).resolve().parents[2]
 OCTOBER = datetime.date(2025, 10, 1)
@@ -268,7 +268,7 @@ def test_the_beat_job_runs_on_the_first_of_september_to_april_451b():
     from django.conf import settings
 
     entry = settings.CELERY_BEAT_SCHEDULE["title-mail-monthly"]
-    assert entry["task"] == "masterpoints.tasks.title_mail_monthly"
+    assert entry["task"] == "masterpoints.title_mail.tasks.title_mail_monthly"
     assert entry["schedule"].day_of_month == {1}
     assert entry["schedule"].month_of_year == {9, 10, 11, 12, 1, 2, 3, 4}
 
@@ -308,7 +308,7 @@ SEED = textwrap.dedent(
     from clubs.models import ClubMembership
     from federation.models import Federation, Player
     from masterpoints.models import Award
-    from masterpoints.standings import standings_refresh_players
+    from masterpoints.standings.services import standings_refresh_players
     fed = Federation.objects.create(name="DBf", code="dbf", scheme="dbf", default_language="da")
     ids = []
     for c in range(1, 4):

@@ -12,12 +12,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from clubs.services import officer_assign
 from federation.models import AuditEvent, Player
 from masterpoints.engine.hbs.rules import HBS_DRAFT
 from masterpoints.models import Award, Standing, TitleAchievement
-from masterpoints.standings import standings_refresh_players
-from masterpoints.transition import (
+from masterpoints.standings.services import standings_refresh_players
+from masterpoints.transition.services import (
     PART_OPENING,
     _replay,
     transition_held_1991_import,
@@ -25,6 +24,7 @@ from masterpoints.transition import (
     transition_opening_import,
     transition_what_if,
 )
+from office.services import officer_assign
 from tournaments.models import Entry, Participation, RankingGroup, Tournament
 
 ON = datetime.date(2025, 1, 2)
@@ -295,7 +295,7 @@ def test_the_what_if_command_prints_the_changes_as_csv_with_a_summary(world, his
 
 
 def transition_url(world, **query):
-    url = reverse("masterpoints:transition") + f"?federation={world.hbs.pk}"
+    url = reverse("transition:page") + f"?federation={world.hbs.pk}"
     return url + "".join(f"&{key}={value}" for key, value in query.items())
 
 
@@ -307,7 +307,7 @@ def test_the_transition_page_is_the_hbs_secretariats(client, world, office, pers
         assert client.get(url).status_code == 403
     client.force_login(office)
     assert "Import an old list" in client.get(url).content.decode()
-    assert "HBS transition" in client.get(reverse("federation:office")).content.decode()
+    assert "HBS transition" in client.get(reverse("office:home")).content.decode()
 
 
 def test_an_import_from_the_page_posts_and_reports_and_a_bad_file_posts_nothing_transition_rule_1(
@@ -343,7 +343,7 @@ def test_the_page_names_what_is_wrong_with_odd_input_instead_of_failing(client, 
     and nothing posted."""
     hbs_player(world, "1")
     client.force_login(office)
-    odd = reverse("masterpoints:transition") + "?federation=%C2%B2"  # "²" passes isdigit() but is no number
+    odd = reverse("transition:page") + "?federation=%C2%B2"  # "²" passes isdigit() but is no number
     assert client.get(odd).status_code == 200
     for query in ({"settings": "categories=[1]"}, {"settings": "paid_share=²"}, {"strength_black": "1E+5000"}):
         response = client.get(transition_url(world, what_if=1, **query))
@@ -359,7 +359,7 @@ def test_the_page_names_what_is_wrong_with_odd_input_instead_of_failing(client, 
 
 def test_names_that_look_like_formulas_stay_text_in_the_what_if_csv(world, history):
     Player.objects.filter(number="100").update(last_name="=HYPERLINK(1)", first_name="")
-    from masterpoints.transition import what_if_csv
+    from masterpoints.transition.services import what_if_csv
 
     out = io.StringIO()
     what_if_csv(transition_what_if(federation=world.hbs), out, every=True)

@@ -9,10 +9,9 @@ from django.core.exceptions import ValidationError
 
 from federation.models import Player
 from masterpoints.models import Award
-from masterpoints.services import results_upload_confirm
-from tournaments.preview import build_preview
-from tournaments.services import results_upload_create
-from tournaments.synthetic import pairs_from_numbers, usebio_pairs
+from masterpoints.uploads.preview import build_preview
+from masterpoints.uploads.services import results_upload_confirm, results_upload_create
+from tests.factories import pairs_from_numbers, usebio_pairs
 
 NUMBERS = [str(50001 + i) for i in range(24)]
 

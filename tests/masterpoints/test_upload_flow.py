@@ -8,14 +8,13 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from clubs.services import officer_assign
 from federation.models import AuditEvent, Player
 from masterpoints.models import Award
-from masterpoints.services import results_upload_confirm
+from masterpoints.uploads.preview import Difference, build_preview
+from masterpoints.uploads.services import results_upload_confirm, results_upload_create, results_upload_resolve
+from office.services import officer_assign
+from tests.factories import pairs_from_numbers, usebio_pairs
 from tournaments.models import ResultUpload, Tournament
-from tournaments.preview import Difference, build_preview
-from tournaments.services import results_upload_create, results_upload_resolve
-from tournaments.synthetic import pairs_from_numbers, usebio_pairs
 
 DAY = datetime.date(2025, 3, 4)
 HBS_NUMBERS = [str(2001 + i) for i in range(24)]
@@ -190,18 +189,18 @@ def test_a_broken_file_gets_its_message_and_changes_nothing(world, hbs_director)
 def test_another_clubs_director_is_refused_the_preview_page(client, world, hbs_director, personas):
     created = upload(world, hbs_director, hbs_file())
     client.force_login(personas.director_a)
-    assert client.get(reverse("tournaments:upload_preview", args=[created.pk])).status_code == 403
-    assert client.post(reverse("masterpoints:upload_confirm", args=[created.pk])).status_code == 403
+    assert client.get(reverse("uploads:preview", args=[created.pk])).status_code == 403
+    assert client.post(reverse("uploads:confirm", args=[created.pk])).status_code == 403
 
 
 def test_the_upload_pages_walk_from_file_to_tournament_page(client, world, hbs_director):
     client.force_login(hbs_director)
-    page = client.get(reverse("tournaments:upload"))
+    page = client.get(reverse("uploads:upload"))
     assert page.status_code == 200
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     response = client.post(
-        reverse("tournaments:upload"),
+        reverse("uploads:upload"),
         {
             "organiser": f"club:{world.club_hr.pk}",
             "category": "black",
@@ -214,7 +213,7 @@ def test_the_upload_pages_walk_from_file_to_tournament_page(client, world, hbs_d
     assert preview.status_code == 200
     assert "2001" in preview.content.decode()
     created = ResultUpload.objects.get()
-    done = client.post(reverse("masterpoints:upload_confirm", args=[created.pk]), {"acknowledge_warnings": "on"})
+    done = client.post(reverse("uploads:confirm", args=[created.pk]), {"acknowledge_warnings": "on"})
     assert done.status_code == 302
     page = client.get(done.url)
     assert page.status_code == 200
@@ -222,7 +221,7 @@ def test_the_upload_pages_walk_from_file_to_tournament_page(client, world, hbs_d
 
 
 def test_anonymous_users_are_sent_to_log_in_before_uploading(client, world):
-    response = client.get(reverse("tournaments:upload"))
+    response = client.get(reverse("uploads:upload"))
     assert response.status_code == 302
     assert reverse("login") in response.url
 

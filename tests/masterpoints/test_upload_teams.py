@@ -8,9 +8,8 @@ import pytest
 
 from federation.models import Player
 from masterpoints.models import Award
-from masterpoints.services import results_upload_confirm
-from tournaments.preview import build_preview
-from tournaments.services import results_upload_create, results_upload_resolve
+from masterpoints.uploads.preview import build_preview
+from masterpoints.uploads.services import results_upload_confirm, results_upload_create, results_upload_resolve
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "static" / "results-templates" / "teams-example.csv"
 
@@ -33,7 +32,7 @@ def upload(world, personas):
 
 def sp_match_units(world, personas, monkeypatch, quota: str) -> dict[tuple[str, str], int]:
     """The SP match awards of the example as a club's SP team tournament under a ``quota`` sanction."""
-    from tournaments import sanctions
+    from tournaments.sanctions import services as sanctions
 
     monkeypatch.setattr(sanctions, "event_sanction", lambda **_kwargs: sanctions.EventSanction(kind=quota))
     data = EXAMPLE.read_bytes().replace(b"club_id;1201", f"club_id;{world.club_a.number}".encode())

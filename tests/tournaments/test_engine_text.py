@@ -6,8 +6,8 @@ import pytest
 from django.utils import translation
 
 from masterpoints.engine.cli import calculate
+from masterpoints.engine_text import _SENTENCES, translated, translated_lazy
 from tournaments.checks import CheckIssue
-from tournaments.engine_text import _SENTENCES, translated, translated_lazy
 
 #: Requests whose answer carries one of the engine's sentences, as the engine writes it today.
 REQUESTS = [

@@ -11,8 +11,8 @@ from django.core.management import call_command
 
 from federation.models import Player
 from masterpoints.models import Award
+from tests.factories import pairs_from_numbers, usebio_pairs
 from tournaments.models import ResultUpload, Tournament
-from tournaments.synthetic import pairs_from_numbers, usebio_pairs
 
 NUMBERS = [str(3001 + i) for i in range(24)]
 

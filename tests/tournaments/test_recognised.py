@@ -9,12 +9,13 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from clubs.models import Club
-from clubs.services import officer_assign
 from federation.models import AuditEvent, Player
 from masterpoints.models import Award
-from masterpoints.services import results_upload_confirm
+from masterpoints.uploads.preview import build_preview
+from masterpoints.uploads.services import results_upload_confirm, results_upload_create
+from office.services import officer_assign
+from tests.factories import pairs_from_numbers, usebio_pairs
 from tournaments.models import RecognisedTournament, TouristApproval
-from tournaments.preview import build_preview
 from tournaments.recognised import (
     director_licence_grant,
     director_licence_revoke,
@@ -23,8 +24,6 @@ from tournaments.recognised import (
     tourist_approval_request,
     upload_kinds,
 )
-from tournaments.services import results_upload_create
-from tournaments.synthetic import pairs_from_numbers, usebio_pairs
 
 DAY = datetime.date(2025, 3, 4)
 NUMBERS = [str(3001 + i) for i in range(24)]

@@ -11,10 +11,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.services import officer_assign
+from office.services import officer_assign
+from tests.factories import pairs_from_numbers, usebio_pairs
 from tournaments.models import DirectorLicence, RecognisedTournament, ResultUpload, TouristApproval
 from tournaments.recognised import recognised_tournament_save
-from tournaments.synthetic import pairs_from_numbers, usebio_pairs
 
 
 @pytest.fixture
@@ -123,7 +123,7 @@ def test_the_hbs_upload_form_takes_kinds_and_s_from_the_chosen_list_entry_h_1(cl
     entry = listed(world, tajnik)
     client.force_login(direktor)
     response = client.post(
-        reverse("tournaments:upload"),
+        reverse("uploads:upload"),
         {
             "organiser": f"club:{world.club_hr.pk}",
             "category": "black",
@@ -142,7 +142,7 @@ def test_the_hbs_upload_form_takes_kinds_and_s_from_the_chosen_list_entry_h_1(cl
 def test_the_dbf_upload_form_records_the_special_event_and_the_entries_tick_403a_403b5c(client, world, personas):
     client.force_login(personas.director_a)
     response = client.post(
-        reverse("tournaments:upload"),
+        reverse("uploads:upload"),
         {
             "organiser": f"club:{world.club_a.pk}",
             "category": "SP",
@@ -159,7 +159,7 @@ def test_the_dbf_upload_form_records_the_special_event_and_the_entries_tick_403a
 def test_a_special_event_with_bp_is_refused_by_the_upload_form_403a(client, world, personas):
     client.force_login(personas.director_a)
     response = client.post(
-        reverse("tournaments:upload"),
+        reverse("uploads:upload"),
         {
             "organiser": f"club:{world.club_a.pk}",
             "category": "BP",

@@ -10,12 +10,11 @@ from django.core.exceptions import ValidationError
 from clubs.models import Club, ClubMembership, PlayingTime
 from federation.models import Player
 from masterpoints.models import Award
-from masterpoints.services import results_upload_confirm
+from masterpoints.uploads.preview import build_preview
+from masterpoints.uploads.services import results_upload_confirm, results_upload_create
+from tests.factories import pairs_from_numbers, usebio_pairs
 from tournaments.models import ResultUpload, Tournament
-from tournaments.preview import build_preview
-from tournaments.sanctions import event_sanction, sanction_apply, sanction_decide, sanction_recommend
-from tournaments.services import results_upload_create
-from tournaments.synthetic import pairs_from_numbers, usebio_pairs
+from tournaments.sanctions.services import event_sanction, sanction_apply, sanction_decide, sanction_recommend
 
 DAY = datetime.date(2025, 6, 14)
 NUMBERS = [str(70001 + i) for i in range(24)]

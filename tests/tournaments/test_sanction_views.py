@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import PlayingTime
-from clubs.services import officer_assign
+from office.services import officer_assign
 from tournaments.models import SanctionApplication
-from tournaments.sanctions import sanction_apply, sanction_recommend
+from tournaments.sanctions.services import sanction_apply, sanction_recommend
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from clubs.models import Club, PlayingTime
-from clubs.services import officer_assign
 from federation.models import AuditEvent
+from office.services import officer_assign
 from tournaments.models import Sanction, SanctionApplication
-from tournaments.sanctions import add_months, sanction_apply, sanction_decide, sanction_recommend, season_of
+from tournaments.sanctions.services import add_months, sanction_apply, sanction_decide, sanction_recommend, season_of
 
 TODAY = datetime.date(2025, 3, 1)
 DAY = datetime.date(2025, 6, 14)

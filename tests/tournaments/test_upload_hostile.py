@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from federation.models import Player
 from masterpoints.models import Award
+from tests.factories import SyntheticPair, usebio_pairs
 from tournaments.models import Entry, Participation, ResultUpload, Tournament
-from tournaments.synthetic import SyntheticPair, usebio_pairs
 
 BOMB = b"""<?xml version="1.0"?>
 <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
@@ -64,7 +64,7 @@ def director(client, personas, world):
 
 def post(client, world, data: bytes, name="results.xml"):
     return client.post(
-        reverse("tournaments:upload"),
+        reverse("uploads:upload"),
         {
             "organiser": f"club:{world.club_a.pk}",
             "category": "BP",
@@ -90,7 +90,7 @@ def test_hostile_or_careless_files_get_their_message_and_change_nothing(client, 
     assert code in body
     assert "must be corrected before the results can be confirmed" in body
     upload = ResultUpload.objects.get()
-    confirm = client.post(reverse("masterpoints:upload_confirm", args=[upload.pk]), {"acknowledge_warnings": "on"})
+    confirm = client.post(reverse("uploads:confirm", args=[upload.pk]), {"acknowledge_warnings": "on"})
     assert confirm.status_code == 302
     assert nothing_written()
     assert list(Player.objects.values_list("number", "first_name", "last_name")) == players_before

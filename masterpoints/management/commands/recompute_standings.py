@@ -9,7 +9,7 @@ from django.db.models import Count
 
 from federation.models import Federation
 from masterpoints.models import Award, Standing
-from masterpoints.standings import standings_rebuild, standings_refresh_players
+from masterpoints.standings.services import standings_rebuild, standings_refresh_players
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from federation.models import Federation
-from masterpoints.title_mail import month_parse, title_mail_run
+from masterpoints.title_mail.services import month_parse, title_mail_run
 
 
 class Command(BaseCommand):

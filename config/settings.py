@@ -1,0 +1,257 @@
+"""Settings for the masterpoint office, driven by environment variables.
+
+Embedded defaults make a laptop work with nothing installed but Python: SQLite in the project folder and
+Celery running tasks eagerly in-process. Production sets ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL``
+(Celery broker and results), ``CACHE_URL`` (the shared cache), ``SECRET_KEY``, ``ALLOWED_HOSTS`` and the
+e-mail variables; see README.md.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    if value.lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ImproperlyConfigured(f"{name} must be 1/0, true/false, yes/no or on/off, not {value!r}")
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DEBUG = env_bool("DEBUG", default=False)
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Outside DEBUG the site refuses to start without it: set SECRET_KEY to a "
+            "long random value (python -c 'import secrets; print(secrets.token_urlsafe(50))'), or set DEBUG=1 "
+            "on a development machine."
+        )
+    # Development only (DEBUG=1): a per-process random key; sessions do not survive a restart.
+    import secrets
+
+    SECRET_KEY = "dev-" + secrets.token_urlsafe(50)
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG else "")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "django_tables2",
+    "django_filters",
+    "federation",
+    "clubs",
+    "office",
+    "tournaments",
+    "masterpoints",
+    "demo",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- database: SQLite by default, PostgreSQL (psycopg 3) when DATABASE_URL is set -------------------
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+if DATABASE_URL:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")), conn_health_checks=True
+        )
+    }
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            # Waiting on a lock beats failing at once when a worker and the site write together.
+            "OPTIONS": {"timeout": 20},
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- authentication -------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "federation:home"
+LOGOUT_REDIRECT_URL = "federation:home"
+
+# --- languages and time ---------------------------------------------------------------------------
+LANGUAGE_CODE = os.environ.get("LANGUAGE_CODE", "en")
+LANGUAGES = [("en", _("English")), ("da", _("Danish")), ("hr", _("Croatian"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+USE_TZ = True
+TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Copenhagen")
+
+# --- static and uploaded files ---------------------------------------------------------------------
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+MEDIA_URL = "media/"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+#: Result files are at most 5 MB (the largest real file seen is under 300 KB); larger requests are refused.
+RESULTS_UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = RESULTS_UPLOAD_MAX_BYTES + 512 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = RESULTS_UPLOAD_MAX_BYTES + 512 * 1024
+
+# --- e-mail ---------------------------------------------------------------------------------------
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
+EMAIL_TIMEOUT = 30
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "masterpoints@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Cache: per process without CACHE_URL, shared in Redis with it ----------------------------------------
+
+
+def cache_settings(url: str) -> dict:
+    """``CACHES`` for ``CACHE_URL``. Empty: each process keeps its own cache in memory (a laptop). A
+    ``redis://`` address: Django's Redis cache, shared by every worker, so a rankings page is rendered once
+    per standings change for the whole site instead of once per worker process."""
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "masterpoints"}}
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": "masterpoints",
+            }
+        }
+    raise ImproperlyConfigured(f"CACHE_URL must be a redis://, rediss:// or unix:// address, not {url!r}")
+
+
+CACHES = cache_settings(os.environ.get("CACHE_URL", ""))
+
+# --- Celery: eager in-process without REDIS_URL, a real Redis broker with it ------------------------
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = REDIS_URL or None
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_TIME_LIMIT = 30 * 60
+CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_RESULT_EXPIRES = 24 * 60 * 60
+CELERY_TIMEZONE = TIME_ZONE
+#: Periodic jobs; each later feature adds its entry here (nightly standings, monthly title e-mails).
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    "worker-heartbeat": {"task": "federation.tasks.ping", "schedule": crontab(minute="*/15")},
+    # Every standing and season figure rebuilt from the ledger at night: the safety net under the incremental
+    # updates after each upload.
+    "standings-nightly-rebuild": {
+        "task": "masterpoints.standings.tasks.standings_rebuild_all",
+        "schedule": crontab(hour=3, minute=15),
+    },
+    # The monthly title e-mail to the clubs (§ 451B: each month from September to April).
+    "title-mail-monthly": {
+        "task": "masterpoints.title_mail.tasks.title_mail_monthly",
+        "schedule": crontab(hour=7, minute=0, day_of_month=1, month_of_year="9-12,1-4"),
+    },
+}
+
+# --- security: strict outside DEBUG (python manage.py check --deploy is clean) ---------------------
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", False) else None
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+# Joining the browsers' HSTS preload list binds every subdomain of the federation's domain for good: that is
+# the domain owner's decision (SECURE_HSTS_PRELOAD=1), not a default, so its deploy warning is silenced.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+
+# --- tables ---------------------------------------------------------------------------------------
+DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}

@@ -1,0 +1,1 @@
+"""The demo: two federations with clubs, players, officers and seasons of tournaments (top of the stack)."""

@@ -1,0 +1,121 @@
+"""Forms of the correction requests: filing on the site, deciding in the admin."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
+
+from masterpoints.corrections.services import DOCUMENT_MAX_BYTES
+from masterpoints.engine.common import KIND_DECIMALS
+from masterpoints.models import Award
+from tournaments.models import Tournament
+
+lazy_interpolate = lazy(lambda template, values: str(template) % values, str)
+
+
+class CorrectionRequestForm(forms.Form):
+    """What is wrong, against a tournament or one award; a director also names the player."""
+
+    player_number = forms.CharField(
+        label=_("Player's registration number"),
+        max_length=20,
+        required=False,
+        help_text=_("Leave empty for your own points."),
+    )
+    award = forms.ModelChoiceField(label=_("The award"), queryset=Award.objects.none(), required=False)
+    tournament = forms.ModelChoiceField(
+        label=_("Or the tournament"), queryset=Tournament.objects.none(), required=False
+    )
+    text = forms.CharField(
+        label=_("What is wrong, and what should it be?"), widget=forms.Textarea(attrs={"rows": 6}), max_length=5000
+    )
+    document = forms.FileField(
+        label=_("Document (optional)"),
+        required=False,
+        # Lazy, so the help text is translated per request rather than once at import.
+        help_text=lazy_interpolate(
+            _("A PDF, image, text, spreadsheet or results file of at most %(limit)s MB."),
+            {"limit": DOCUMENT_MAX_BYTES // 1024 // 1024},
+        ),
+    )
+
+    def __init__(self, *args, awards, tournaments, for_others: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["award"].queryset = awards
+        self.fields["award"].label_from_instance = lambda a: (
+            f"{a.awarded_on:%Y-%m-%d} {a.tournament.name if a.tournament else a.get_source_display()}: "
+            f"{a.amount} {a.kind}"
+        )
+        self.fields["tournament"].queryset = tournaments
+        if not for_others:
+            del self.fields["player_number"]
+
+    def clean_document(self):
+        document = self.cleaned_data.get("document")
+        if document and document.size > DOCUMENT_MAX_BYTES:
+            raise forms.ValidationError(
+                _("The document is larger than %(limit)s MB."), params={"limit": DOCUMENT_MAX_BYTES // 1024 // 1024}
+            )
+        return document
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("award") and not data.get("tournament"):
+            raise forms.ValidationError(_("Choose the award or the tournament the request is about."))
+        return data
+
+
+def parse_amount(kind: str, amount: str) -> int:
+    """An amount in the kind's own decimals (``"1.5"`` SP) as signed integer units (15)."""
+    try:
+        value = Decimal(amount.strip().replace(",", "."))
+    except InvalidOperation:
+        raise forms.ValidationError(_("%(amount)s is not a number."), params={"amount": amount}) from None
+    units = value.scaleb(KIND_DECIMALS[kind])
+    if units != units.to_integral_value():
+        raise forms.ValidationError(
+            _("%(kind)s has %(decimals)s decimals."), params={"kind": kind, "decimals": KIND_DECIMALS[kind]}
+        )
+    return int(units)
+
+
+class CorrectionDecideForm(forms.Form):
+    """The commission's decision: grant with ledger entries, or refuse; the reason goes to the requester."""
+
+    grant = forms.TypedChoiceField(
+        label=_("Decision"),
+        coerce=lambda value: value == "yes",
+        choices=[("yes", _("grant")), ("no", _("refuse"))],
+        widget=forms.RadioSelect,
+    )
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
+    reverse_award = forms.BooleanField(label=_("Reverse the award in full"), required=False)
+    kind_1 = forms.ChoiceField(label=_("Adjust: kind"), required=False)
+    amount_1 = forms.CharField(label=_("amount (+ or −)"), required=False, max_length=20)
+    kind_2 = forms.ChoiceField(label=_("Adjust: kind"), required=False)
+    amount_2 = forms.CharField(label=_("amount (+ or −)"), required=False, max_length=20)
+
+    def __init__(self, *args, kinds: tuple[str, ...], has_award: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("kind_1", "kind_2"):
+            self.fields[name].choices = [("", "–"), *((kind, kind) for kind in kinds)]
+        if not has_award:
+            del self.fields["reverse_award"]
+
+    def clean(self):
+        data = super().clean()
+        adjustments = []
+        for index in (1, 2):
+            kind, amount = data.get(f"kind_{index}"), (data.get(f"amount_{index}") or "").strip()
+            if kind and amount:
+                try:
+                    adjustments.append((kind, parse_amount(kind, amount)))
+                except forms.ValidationError as error:
+                    self.add_error(f"amount_{index}", error)
+            elif kind or amount:
+                self.add_error(f"amount_{index}", _("Give both the kind and the amount."))
+        data["adjustments"] = adjustments
+        return data

@@ -1,0 +1,1 @@
+"""Points won abroad, registered by the secretariat (DBf § 440)."""

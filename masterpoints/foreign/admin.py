@@ -1,0 +1,138 @@
+"""The secretariat's foreign MP (§ 401B): conversion tables and registrations, through
+:mod:`masterpoints.foreign.services`."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from federation.admin_actions import decide_with_reason
+from masterpoints.foreign.services import (
+    foreign_conversion_delete,
+    foreign_conversion_save,
+    foreign_points_approve,
+    foreign_points_register,
+    registration_units,
+)
+from masterpoints.models import ForeignConversion, ForeignPoints
+
+
+class ForeignConversionForm(forms.ModelForm):
+    class Meta:
+        model = ForeignConversion
+        fields = ["federation", "country", "foreign_kind", "foreign_decimals", "dbf_kind", "factor"]
+
+    def clean_federation(self):
+        federation = self.cleaned_data["federation"]
+        if federation.scheme != "dbf":
+            raise forms.ValidationError(_("Foreign MP are a DBf rule (§ 401B); choose a DBf federation."))
+        return federation
+
+
+@admin.register(ForeignConversion)
+class ForeignConversionAdmin(admin.ModelAdmin):
+    """The Swedish and Norwegian conversion table (§ 401B), kept by the secretariat."""
+
+    form = ForeignConversionForm
+
+    list_display = ["country", "foreign_kind", "foreign_decimals", "dbf_kind", "factor", "federation"]
+    list_filter = ["country", "federation"]
+    search_fields = ["foreign_kind"]
+
+    def save_model(self, request, obj, form, change):
+        foreign_conversion_save(actor=request.user, row=obj)
+
+    def delete_model(self, request, obj):
+        foreign_conversion_delete(actor=request.user, row=obj)
+
+    def delete_queryset(self, request, queryset):
+        for row in queryset:
+            foreign_conversion_delete(actor=request.user, row=row)
+
+
+class ForeignPointsForm(forms.ModelForm):
+    class Meta:
+        model = ForeignPoints
+        fields = ["player", "country", "foreign_kind", "foreign_amount", "earned_on", "event"]
+
+    def clean(self):
+        data = super().clean()
+        player = data.get("player")
+        if player and data.get("country") and data.get("foreign_kind") and data.get("earned_on"):
+            try:
+                registration_units(
+                    federation=player.federation,
+                    country=data["country"],
+                    kind=data["foreign_kind"].strip(),
+                    amount=data.get("foreign_amount") or "",
+                    earned_on=data["earned_on"],
+                    today=timezone.localdate(),
+                )
+            except ValidationError as error:
+                raise forms.ValidationError(error.messages) from None
+        return data
+
+
+@admin.register(ForeignPoints)
+class ForeignPointsAdmin(admin.ModelAdmin):
+    """Foreign MP (§ 401B): Faroese and Icelandic are posted when registered, Swedish and Norwegian when
+    approved by the action."""
+
+    form = ForeignPointsForm
+    list_display = ["player", "country", "foreign_amount", "foreign_kind", "earned_on", "status", "award"]
+    list_filter = ["status", "country", "federation"]
+    search_fields = ["player__number", "player__last_name", "event"]
+    date_hierarchy = "earned_on"
+    list_select_related = ["player", "award"]
+    raw_id_fields = ["player"]
+    actions = ["approve", "refuse"]
+
+    def has_change_permission(self, request, obj=None):
+        return obj is None and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        saved = foreign_points_register(
+            actor=request.user,
+            player=obj.player,
+            country=obj.country,
+            kind=obj.foreign_kind,
+            amount=obj.foreign_amount,
+            earned_on=obj.earned_on,
+            event=obj.event,
+        )
+        obj.pk = saved.pk
+
+    @admin.action(description=_("Approve and post the selected foreign points"), permissions=["add"])
+    def approve(self, request, queryset):
+        return decide_with_reason(
+            self,
+            request,
+            queryset,
+            title=str(_("Approve and post the selected foreign points")),
+            reason_required=False,
+            decide=lambda obj, reason: foreign_points_approve(
+                actor=request.user, registration=obj, approve=True, reason=reason
+            ),
+        )
+
+    @admin.action(description=_("Refuse the selected foreign points, with a reason"), permissions=["add"])
+    def refuse(self, request, queryset):
+        return decide_with_reason(
+            self,
+            request,
+            queryset,
+            title=str(_("Refuse the selected foreign points")),
+            decide=lambda obj, reason: foreign_points_approve(
+                actor=request.user, registration=obj, approve=False, reason=reason
+            ),
+        )
+
+
+# The title e-mails and the cups (issue 5, part 2), and the standings with the register of titles and the
+# rebuild button (issue 4), register their admin pages there.

@@ -1,0 +1,255 @@
+"""Foreign MP (DBf § 401B; ``dbf.md`` § 2.16): Swedish, Norwegian, Faroese and Icelandic points are
+registered by the secretariat. Faroese and Icelandic MP are posted without any conversion; Swedish and
+Norwegian MP are converted by the table the secretariat keeps (:class:`~masterpoints.models.ForeignConversion`;
+the rules print none) and posted once the secretariat approves. The arithmetic is the engine's
+:func:`~masterpoints.engine.dbf.foreign.foreign_award`; every posting is a new ``source=foreign`` award.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Federation, Player
+from federation.refusals import refusals
+from federation.rulesets import rules_for
+from federation.services import audit_record
+from masterpoints.engine.common import KIND_DECIMALS, RequestError, format_units
+from masterpoints.engine.dbf.foreign import foreign_award
+from masterpoints.models import Award, ForeignConversion, ForeignPoints
+from masterpoints.standings.tasks import standings_update_players
+from office.access import is_secretariat
+
+#: Countries whose MP are registered without conversion (§ 401B) and those converted by the table.
+UNCONVERTED = ("FO", "IS")
+CONVERTED = ("SE", "NO")
+
+REFUSALS = {
+    "NOT_DBF": _("Foreign MP are registered under DBf's rules (§ 401B); this federation has no such rule."),
+    "COUNTRY_UNKNOWN": _("Only Swedish, Norwegian, Faroese and Icelandic MP are registered (§ 401B)."),
+    "KIND_UNKNOWN": _("Faroese and Icelandic MP are BP, SP or GP, registered without conversion (§ 401B)."),
+    "NO_CONVERSION": _(
+        "The conversion table has no row for %(kind)s from %(country)s: the secretariat adds it first (§ 401B)."
+    ),
+    "AMOUNT_NOT_POSITIVE": _("The amount must be a number above 0."),
+    "AMOUNT_PRECISION": _("%(kind)s has %(decimals)s decimals; %(amount)s has more."),
+    "EARNED_IN_FUTURE": _("The points cannot have been won after today."),
+    "ALREADY_DECIDED": _("This registration was already decided: %(status)s."),
+    "REASON_REQUIRED": _("Give the reason for refusing the registration."),
+}
+
+
+refusal = refusals(REFUSALS)
+
+
+def _check_secretariat(actor, federation: Federation) -> None:
+    if not is_secretariat(actor, federation):
+        raise PermissionDenied(_("Foreign MP are registered in the secretariat (§ 401B)."))
+    if federation.scheme != "dbf":
+        raise refusal("NOT_DBF")
+
+
+def conversion_rules(federation: Federation, on_date: datetime.date):
+    """The federation's rule set with the Swedish and Norwegian tables taken from the secretariat's rows
+    (Faroese and Icelandic stay 1:1 as the rule set has them, § 401B)."""
+    rules = rules_for(federation, on_date)
+    table = dict(rules.foreign_conversion)
+    rows: dict[str, list] = {}
+    for row in ForeignConversion.objects.filter(federation=federation, country__in=CONVERTED):
+        rows.setdefault(row.country, []).append((row.foreign_kind, (row.dbf_kind, Fraction(row.factor))))
+    table.update({country: tuple(kinds) for country, kinds in rows.items()})
+    return dataclasses.replace(rules, foreign_conversion=tuple(table.items()))
+
+
+def _decimals(federation: Federation, country: str, kind: str) -> int:
+    if country in UNCONVERTED:
+        if kind not in ("BP", "SP", "GP"):
+            raise refusal("KIND_UNKNOWN")
+        return KIND_DECIMALS[kind]
+    row = ForeignConversion.objects.filter(federation=federation, country=country, foreign_kind=kind).first()
+    if row is None:
+        raise refusal("NO_CONVERSION", kind=kind, country=country)
+    return row.foreign_decimals
+
+
+def _units(amount, decimals: int, kind: str) -> int:
+    try:
+        value = Decimal(str(amount).strip().replace(",", "."))
+    except InvalidOperation:
+        raise refusal("AMOUNT_NOT_POSITIVE") from None
+    if not value.is_finite() or value <= 0:
+        raise refusal("AMOUNT_NOT_POSITIVE")
+    units = value.scaleb(decimals)
+    if units != units.to_integral_value():
+        raise refusal("AMOUNT_PRECISION", kind=kind, decimals=decimals, amount=amount)
+    return int(units)
+
+
+def _post(actor, registration: ForeignPoints) -> Award:
+    """Convert with the engine (§ 401B, rounded up like every award, § 402) and post the award."""
+    rules = conversion_rules(registration.federation, timezone.localdate())
+    try:
+        kind, units = foreign_award(registration.country, registration.foreign_kind, registration.foreign_units, rules)
+    except RequestError:
+        raise refusal("NO_CONVERSION", kind=registration.foreign_kind, country=registration.country) from None
+    award = Award.objects.create(
+        federation=registration.federation,
+        player=registration.player,
+        kind=kind,
+        units=units,
+        source=Award.Source.FOREIGN,
+        part=registration.event[:100],
+        reason=f"§ 401B: {registration.foreign_amount} {registration.foreign_kind} ({registration.country})"[:300],
+        explanation={
+            "rules": ["§ 401B"],
+            "country": registration.country,
+            "foreign_kind": registration.foreign_kind,
+            "foreign_units": registration.foreign_units,
+            "result": format_units(units, KIND_DECIMALS[kind]),
+        },
+        awarded_on=registration.earned_on,
+        created_by=actor,
+    )
+    registration.award = award
+    registration.status = ForeignPoints.Status.APPROVED
+    registration.decided_by = actor
+    registration.decided_at = timezone.now()
+    registration.save(update_fields=["award", "status", "decided_by", "decided_at"])
+    standings_update_players.delay_on_commit(registration.federation_id, [registration.player_id])
+    return award
+
+
+def registration_units(
+    *, federation: Federation, country: str, kind: str, amount, earned_on: datetime.date, today: datetime.date
+) -> int:
+    """The foreign units of a registration, or the refusal: country, kind, amount and date (§ 401B)."""
+    if federation.scheme != "dbf":
+        raise refusal("NOT_DBF")
+    if country not in (*UNCONVERTED, *CONVERTED):
+        raise refusal("COUNTRY_UNKNOWN")
+    if earned_on > today:
+        raise refusal("EARNED_IN_FUTURE")
+    return _units(amount, _decimals(federation, country, kind), kind)
+
+
+@transaction.atomic
+def foreign_points_register(
+    *,
+    actor,
+    player: Player,
+    country: str,
+    kind: str,
+    amount: Decimal | str,
+    earned_on: datetime.date,
+    event: str = "",
+    today: datetime.date | None = None,
+) -> ForeignPoints:
+    """Register foreign MP for ``player`` (§ 401B). Faroese and Icelandic MP are posted at once, 1:1;
+    Swedish and Norwegian MP wait for :func:`foreign_points_approve`."""
+    federation = player.federation
+    _check_secretariat(actor, federation)
+    kind = kind.strip()
+    units = registration_units(
+        federation=federation,
+        country=country,
+        kind=kind,
+        amount=amount,
+        earned_on=earned_on,
+        today=today or timezone.localdate(),
+    )
+    registration = ForeignPoints.objects.create(
+        federation=federation,
+        player=player,
+        country=country,
+        foreign_kind=kind,
+        foreign_amount=str(amount).strip()[:20],
+        foreign_units=units,
+        earned_on=earned_on,
+        event=event.strip()[:200],
+        registered_by=actor,
+    )
+    audit_record(
+        actor=actor,
+        action="foreign.register",
+        target=registration,
+        payload={"player": player.number, "country": country, "kind": kind, "units": units},
+    )
+    if country in UNCONVERTED:
+        award = _post(actor, registration)
+        audit_record(
+            actor=actor,
+            action="foreign.post",
+            target=registration,
+            payload={"award": award.pk, "kind": award.kind, "units": award.units},
+        )
+    return registration
+
+
+@transaction.atomic
+def foreign_points_approve(*, actor, registration: ForeignPoints, approve: bool, reason: str = "") -> Award | None:
+    """The secretariat's decision on Swedish or Norwegian MP: approving converts them by today's table and
+    posts the award (§ 401B); refusing needs a reason."""
+    registration = (
+        ForeignPoints.objects.select_for_update(of=("self",))
+        .select_related("federation", "player")
+        .get(pk=registration.pk)
+    )
+    _check_secretariat(actor, registration.federation)
+    if registration.status != ForeignPoints.Status.PENDING:
+        raise refusal("ALREADY_DECIDED", status=registration.get_status_display())
+    if not approve:
+        if not reason.strip():
+            raise refusal("REASON_REQUIRED")
+        registration.status = ForeignPoints.Status.REFUSED
+        registration.decided_by = actor
+        registration.decided_at = timezone.now()
+        registration.reason = reason.strip()
+        registration.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+        audit_record(actor=actor, action="foreign.refuse", target=registration, payload={"reason": registration.reason})
+        return None
+    award = _post(actor, registration)
+    if reason.strip():
+        registration.reason = reason.strip()
+        registration.save(update_fields=["reason"])
+    audit_record(
+        actor=actor,
+        action="foreign.approve",
+        target=registration,
+        payload={"award": award.pk, "kind": award.kind, "units": award.units},
+    )
+    return award
+
+
+@transaction.atomic
+def foreign_conversion_save(*, actor, row: ForeignConversion) -> ForeignConversion:
+    """Add or change a row of the Swedish/Norwegian conversion table (§ 401B)."""
+    _check_secretariat(actor, row.federation)
+    created = row.pk is None
+    row.save()
+    audit_record(
+        actor=actor,
+        action="foreign.conversion.create" if created else "foreign.conversion.change",
+        target=row,
+        payload={
+            "country": row.country,
+            "kind": row.foreign_kind,
+            "decimals": row.foreign_decimals,
+            "dbf_kind": row.dbf_kind,
+            "factor": str(row.factor),
+        },
+    )
+    return row
+
+
+@transaction.atomic
+def foreign_conversion_delete(*, actor, row: ForeignConversion) -> None:
+    _check_secretariat(actor, row.federation)
+    audit_record(actor=actor, action="foreign.conversion.delete", target=row, payload={"row": str(row)})
+    row.delete()

@@ -1,0 +1,59 @@
+"""The public calculator page and its JSON API (engine-cli.md: same request, same answer)."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from masterpoints.engine.cli import calculate
+from masterpoints.engine.common import RequestError
+from masterpoints.public.forms import CALCULATORS
+
+API_MAX_BYTES = 64 * 1024
+
+
+def calculator(request):
+    """One of four calculators, chosen by ``?calc=``; the form is submitted with GET (bookmarkable)."""
+    chosen = request.GET.get("calc", "dbf")
+    if chosen not in CALCULATORS:
+        chosen = "dbf"
+    forms = {}
+    answer = None
+    for name, form_class in CALCULATORS.items():
+        bound = name == chosen and any(key.startswith(f"{form_class.prefix}-") for key in request.GET)
+        forms[name] = form_class(request.GET if bound else None)
+    form = forms[chosen]
+    if form.is_bound and form.is_valid():
+        try:
+            answer = calculate(form.engine_request())
+        except RequestError as error:
+            form.add_engine_error(error.field, error.message)
+    # The scheme whose symbols the answer's explanation uses (the title calculator is DBf's, § 404).
+    scheme = "hbs" if chosen in ("hbs", "category") else "dbf"
+    context = {"forms": forms, "chosen": chosen, "answer": answer, "scheme": scheme}
+    if answer and chosen == "title":
+        context["stars"] = "★" * answer.get("stars", 0)
+        context["next_stars"] = "★" * ((answer.get("next") or {}).get("stars") or 0)
+    return render(request, "masterpoints/calculator.html", context)
+
+
+@csrf_exempt  # A pure computation: no session, no side effect, nothing to forge.
+@require_POST
+def calculator_api(request):
+    """``POST /api/calculator``: the JSON request of engine-cli.md in, its answer out; 400 with
+    ``{"error": {"field", "message"}}`` for a request the engine cannot answer."""
+    if len(request.body) > API_MAX_BYTES:
+        error = RequestError("request", f"the request is larger than {API_MAX_BYTES // 1024} KB")
+        return JsonResponse(error.as_json(), status=413)
+    try:
+        payload = json.loads(request.body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return JsonResponse(RequestError("request", f"not valid JSON: {exc}").as_json(), status=400)
+    try:
+        return JsonResponse(calculate(payload))
+    except RequestError as error:
+        return JsonResponse(error.as_json(), status=400)

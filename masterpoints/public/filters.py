@@ -1,0 +1,171 @@
+"""The filters of the rankings list (page, CSV/XLSX export and JSON API share them)."""
+
+from __future__ import annotations
+
+import copy
+from html import escape
+
+import django_filters
+from django import forms
+from django.core.cache import cache
+from django.forms.utils import flatatt
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club
+from federation.models import Federation, Region
+from masterpoints.models import Standing
+from masterpoints.public import selectors
+
+OFFICIAL_CHOICES = (("yes", _("official list only")), ("no", _("everyone with points")))
+
+
+class FastSelect(forms.Select):
+    """A ``<select>`` built in Python: a federation's thousand clubs cost a millisecond instead of a
+    template rendering per option (the rankings page is the busiest page of the site).
+
+    ``options_html``: the ``<option>`` elements, escaped and built once (kept in the choices cache) and
+    outside ``choices``, so that a form's copy of the widget does not normalise a thousand choices; the
+    chosen one is marked at rendering. Without it, ``choices`` are rendered.
+    """
+
+    def __init__(self, attrs=None, choices=(), *, options_html: str | None = None):
+        super().__init__(attrs, choices)
+        self.options_html = options_html
+
+    def __deepcopy__(self, memo):
+        copied = super().__deepcopy__(memo) if self.options_html is None else copy.copy(self)
+        copied.attrs = self.attrs.copy()
+        return copied
+
+    def render(self, name, value, attrs=None, renderer=None):
+        chosen = set(self.format_value(value))
+        options = self.options_html
+        if options is None:
+            options = options_html((key, str(label)) for key, label in self.choices)
+        for key in chosen:
+            options = options.replace(f'value="{escape(key)}">', f'value="{escape(key)}" selected>', 1)
+        final = {**self.build_attrs(self.attrs, attrs), "name": name}
+        return mark_safe(f"<select{flatatt(final)}>{options}</select>")  # noqa: S308 - every value escaped
+
+
+def options_html(pairs) -> str:
+    return "".join(f'<option value="{escape(str(key))}">{escape(label)}</option>' for key, label in pairs)
+
+
+def _choice(label, empty_label, method):
+    return django_filters.ChoiceFilter(
+        choices=(), label=label, empty_label=empty_label, method=method, widget=FastSelect
+    )
+
+
+#: Regions, clubs, titles and seasons to choose from change seldom: each process keeps them this long.
+CHOICES_SECONDS = 300
+
+
+def _choices(federation: Federation) -> dict[str, list]:
+    key = f"rankings-choices:{federation.pk}:{selectors.today()}"
+    choices = cache.get(key)
+    if choices is None:
+        regions = Region.objects.filter(federation=federation).order_by("name").values_list("pk", "name")
+        clubs = Club.objects.filter(federation=federation, active=True).order_by("name").values_list("pk", "name")
+        choices = {
+            "region": options_html(regions),
+            "club": options_html(clubs),
+            "rung": selectors.title_choices(federation),
+            "season": selectors.season_choices(federation),
+        }
+        cache.set(key, choices, CHOICES_SECONDS)
+    return choices
+
+
+class StandingFilter(django_filters.FilterSet):
+    """Federation (one list at a time), region, club, title or category, point kind, season, name or
+    number, and the official list (HBS rule 3; guests on request, rule 4).
+
+    ``season`` chooses which rows are read (career standings or one season's figures); ``kind`` chooses
+    the order (see :func:`masterpoints.selectors.ranked`). Choices follow the chosen federation.
+    """
+
+    federation = _choice(_("Federation"), None, "keep")
+    # Long lists: plain text fields with a select for a widget, so that a form never copies a thousand
+    # choices (a choice field deep-copies its choices with every form); the methods ignore what is no id.
+    region = django_filters.CharFilter(label=_("Region"), method="filter_region", widget=FastSelect)
+    club = django_filters.CharFilter(label=_("Club"), method="filter_club", widget=FastSelect)
+    rung = _choice(_("Title or category"), _("any"), "filter_rung")
+    kind = _choice(_("Ranked by"), None, "keep")
+    season = _choice(_("Season"), _("all seasons (career)"), "keep")
+    q = django_filters.CharFilter(
+        label=_("Name or number"), method="filter_text", widget=forms.TextInput(attrs={"type": "search"})
+    )
+    official = django_filters.ChoiceFilter(
+        choices=OFFICIAL_CHOICES, label=_("List"), empty_label=None, method="filter_official", widget=FastSelect
+    )
+
+    class Meta:
+        model = Standing
+        fields: list[str] = []  # every filter is declared above
+
+    def __init__(self, data=None, *args, request=None, **kwargs):
+        """Missing values get their defaults: the first federation and its default kind and list."""
+        data = data.copy() if data is not None else {}
+        federations = list(Federation.objects.order_by("name"))
+        chosen = str(data.get("federation", ""))
+        federation = next((f for f in federations if str(f.pk) == chosen), federations[0] if federations else None)
+        if federation is not None:
+            data["federation"] = str(federation.pk)
+            data.setdefault("kind", selectors.RANKING_KINDS[federation.scheme][0][0])
+            data.setdefault("official", "yes" if selectors.official_by_default(federation) else "no")
+        super().__init__(data, *args, request=request, **kwargs)
+        self.federation = federation
+        self.filters["federation"].extra["choices"] = [(f.pk, f.name) for f in federations]
+        if federation is None:
+            return
+        choices = _choices(federation)
+        for name, everything in (("region", _("all regions")), ("club", _("all clubs"))):
+            options = options_html([("", str(everything))]) + choices[name]
+            self.filters[name].extra["widget"] = FastSelect(options_html=options)
+        self.filters["rung"].extra["choices"] = choices["rung"]
+        self.filters["season"].extra["choices"] = choices["season"]
+        self.filters["kind"].extra["choices"] = [
+            (value, label) for value, label, _c in selectors.RANKING_KINDS[federation.scheme]
+        ]
+
+    @property
+    def scheme(self) -> str:
+        return self.federation.scheme if self.federation else "dbf"
+
+    @property
+    def chosen_season(self) -> int | None:
+        value = self.form.cleaned_data.get("season") if self.is_valid() else None
+        return int(value) if value else None
+
+    @property
+    def chosen_kind(self) -> str | None:
+        return self.form.cleaned_data.get("kind") if self.is_valid() else None
+
+    def filter_queryset(self, queryset):
+        """The season decides which table is read; every other filter narrows it."""
+        if self.federation is None:
+            return queryset.none()
+        queryset = selectors.ranking_base(federation=self.federation, season=self.chosen_season)
+        return super().filter_queryset(queryset)
+
+    def keep(self, queryset, name, value):
+        return queryset
+
+    def filter_region(self, queryset, name, value):
+        return selectors.in_region(queryset, int(value)) if value.isdecimal() else queryset
+
+    def filter_club(self, queryset, name, value):
+        return selectors.in_club(queryset, int(value)) if value.isdecimal() else queryset
+
+    def filter_rung(self, queryset, name, value):
+        return selectors.with_rung(queryset, int(value))
+
+    def filter_text(self, queryset, name, value):
+        see_hidden = self.request is not None and selectors.can_see_hidden(self.request.user, self.federation)
+        return selectors.matching(queryset, value, see_hidden=see_hidden)
+
+    def filter_official(self, queryset, name, value):
+        return selectors.on_official_list(queryset, selectors.today()) if value == "yes" else queryset

@@ -1,0 +1,371 @@
+"""Reads of standings, rankings and a player's record, with the joins each page needs.
+
+Ranks are never stored: a stored rank would change for thousands of players whenever one player passes
+them, and an upload must touch only its own players. A rank is therefore read:
+
+- on the rankings page, as ``RANK() OVER (ORDER BY key DESC)`` over the filtered list; in the default
+  order PostgreSQL walks the ``(federation, key)`` index and stops after the page (no full sort);
+- for one player (their page, the API), as one plus the count of better standings in the scope
+  (federation, district of the home club, club), each an indexed range count.
+
+Equal keys share a rank (1, 2, 2, 4). DBf ranks by total MP; HBS by category, then master, red and black
+points (the packed ``sort_key``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Sum, Window
+from django.db.models.functions import Rank
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, ClubMembership
+from federation.models import Federation, Player, Region, official_list_q
+from masterpoints.engine.dbf.titles import Balance, missing_units, title_for
+from masterpoints.engine.hbs.categories import category_for
+from masterpoints.models import Award, SeasonStanding, Standing, StandingsVersion, TitleAchievement
+from masterpoints.standings.services import SCHEME_KINDS, LadderBook, season_label, season_of
+from office.access import is_secretariat
+from tournaments.models import Tournament
+
+#: What a list can be ranked by, per scheme: (value, label, field). The first is the default.
+RANKING_KINDS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "dbf": (
+        ("MP", _("total MP"), "sort_key"),
+        ("BP", _("bronze points"), "bp"),
+        ("SP", _("silver points"), "sp"),
+        ("GP", _("gold points"), "gp"),
+    ),
+    "hbs": (
+        ("category", _("category"), "sort_key"),
+        ("master", _("master points"), "master"),
+        ("red", _("red points"), "red"),
+        ("black", _("black points"), "black"),
+    ),
+}
+
+
+def ranking_key(scheme: str, kind: str | None) -> str:
+    """The column a list of ``scheme`` is ranked by for ``kind`` (the scheme's default when unknown)."""
+    options = RANKING_KINDS[scheme]
+    return next((column for value, _label, column in options if value == kind), options[0][2])
+
+
+def today() -> datetime.date:
+    return timezone.localdate()
+
+
+def default_federation() -> Federation | None:
+    return Federation.objects.order_by("name").first()
+
+
+def default_federation_id() -> int | None:
+    return Federation.objects.order_by("name").values_list("pk", flat=True).first()
+
+
+def federation_by_id(pk: int) -> Federation | None:
+    return Federation.objects.filter(pk=pk).first()
+
+
+def standings_version(federation_id: int) -> str:
+    """The federation's standings version, raised by every change of its standings, with the time of that
+    change (cache keys use it; the time also tells a restored or recreated database apart)."""
+    row = StandingsVersion.objects.filter(federation_id=federation_id).values_list("version", "changed_at").first()
+    return f"{row[0]}-{row[1].timestamp():.6f}" if row else "0"
+
+
+def official_by_default(federation: Federation) -> bool:
+    """HBS publishes only the official list (rule 3; guests on request, rule 4); DBf lists everyone."""
+    return federation.scheme == "hbs"
+
+
+# --- the rankings list ---------------------------------------------------------------------------------
+
+
+def ranking_base(*, federation: Federation, season: int | None) -> QuerySet:
+    """Career standings of ``federation``, or its season figures for ``season``."""
+    if season is None:
+        return Standing.objects.filter(federation=federation)
+    return SeasonStanding.objects.filter(federation=federation, season=season)
+
+
+def in_region(queryset: QuerySet, region: Region | int) -> QuerySet:
+    """Players whose home club lies in ``region`` (a district includes the clubs of its circles)."""
+    regions = Q(club__regions=region) | Q(club__regions__parent=region)
+    home = ClubMembership.objects.filter(regions, player_id=OuterRef("player_id"), is_home=True)
+    return queryset.filter(Exists(home))
+
+
+def in_club(queryset: QuerySet, club: Club | int) -> QuerySet:
+    """Current members of ``club`` (home club or not)."""
+    members = ClubMembership.objects.filter(club=club, player_id=OuterRef("player_id"), until__isnull=True)
+    return queryset.filter(Exists(members))
+
+
+def on_official_list(queryset: QuerySet, on_date: datetime.date) -> QuerySet:
+    return queryset.filter(official_list_q(on_date, prefix="player__"))
+
+
+def with_rung(queryset: QuerySet, rung: int) -> QuerySet:
+    """A title or category (the shown one, which is never lower than a held one)."""
+    if queryset.model is SeasonStanding:
+        return queryset.filter(player__standing__title_rung=rung)
+    return queryset.filter(title_rung=rung)
+
+
+def matching(queryset: QuerySet, text: str, *, see_hidden: bool) -> QuerySet:
+    """A registration number (exact), or every word in the first or last name. Players who hide their
+    name are found by number only, unless the viewer is the secretariat."""
+    text = text.strip()
+    if not text:
+        return queryset
+    if text.isdigit():
+        return queryset.filter(player__number=text)
+    for word in text.split()[:4]:
+        queryset = queryset.filter(Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word))
+    return queryset if see_hidden else queryset.filter(player__hide_name=False)
+
+
+def ranked(queryset: QuerySet, *, scheme: str, kind: str | None) -> QuerySet:
+    """Each row's ``place`` in the filtered list (equal keys share it) and the list in that order."""
+    key = ranking_key(scheme, kind)
+    home = ClubMembership.objects.filter(is_home=True).select_related("club")
+    related = ("player", "player__standing") if queryset.model is SeasonStanding else ("player",)
+    return (
+        queryset.select_related(*related)
+        .prefetch_related(Prefetch("player__memberships", queryset=home, to_attr="home_memberships"))
+        .annotate(place=Window(Rank(), order_by=F(key).desc()))
+        .order_by(F(key).desc(), "player_id")
+    )
+
+
+def title_choices(federation: Federation) -> list[tuple[int, str]]:
+    """The rungs of the ladder in force today, lowest first, as (rung, label)."""
+    ladder = LadderBook(federation).on(today())
+    return [(rung.rung, title_label(rung.title, rung.stars)) for rung in ladder.rungs]
+
+
+def title_label(title: str, stars: int) -> str:
+    """``Kredsmester ★★``; an HBS category as it is written (``tref ekspert``)."""
+    if not title:
+        return ""
+    return f"{title[0].upper()}{title[1:]}" + (f" {'★' * stars}" if stars else "")
+
+
+def season_choices(federation: Federation) -> list[tuple[int, str]]:
+    """Seasons from the first award to today, newest first (the first award read from the date index)."""
+    first = Award.objects.filter(federation=federation).aggregate(first=Min("awarded_on"))["first"]
+    current = season_of(federation.scheme, today())
+    oldest = season_of(federation.scheme, first) if first else current
+    return [(season, season_label(federation.scheme, season)) for season in range(current, oldest - 1, -1)]
+
+
+def can_see_hidden(user, federation: Federation) -> bool:
+    """The secretariat sees every name; everyone else sees the number of a player who hides their name."""
+    return is_secretariat(user, federation)
+
+
+# --- one player --------------------------------------------------------------------------------------------
+
+
+def players_numbered(number: str) -> QuerySet:
+    return Player.objects.filter(number=number).select_related("federation").order_by("federation__name")
+
+
+def player_by_number(code: str, number: str) -> Player:
+    """The player with ``number`` in the federation ``code``; ``Player.DoesNotExist`` otherwise."""
+    return Player.objects.select_related("federation", "user").get(federation__code=code, number=number)
+
+
+def home_club(player: Player) -> Club | None:
+    membership = (
+        ClubMembership.objects.filter(player=player, is_home=True)
+        .select_related("club")
+        .prefetch_related("club__regions__parent")
+        .first()
+    )
+    return membership.club if membership else None
+
+
+def district_of(club: Club | None) -> Region | None:
+    """The district a club lies in: one of its regions, or the district of its circle."""
+    if club is None:
+        return None
+    for region in club.regions.all():
+        if region.kind == Region.Kind.DISTRICT:
+            return region
+    for region in club.regions.all():
+        if region.parent is not None:
+            return region.parent
+    return None
+
+
+@dataclass
+class Ranks:
+    """A player's rank in the federation, the district of their home club and that club (``None``: not
+    ranked there), among the players of the federation's default list."""
+
+    federation: int | None = None
+    federation_size: int = 0
+    district: int | None = None
+    district_name: str = ""
+    club: int | None = None
+    club_name: str = ""
+
+
+def player_ranks(player: Player, standing: Standing | None, club: Club | None) -> Ranks:
+    """One plus the number of better standings in each scope (equal keys share a rank)."""
+    ranks = Ranks()
+    federation = player.federation
+    scope = Standing.objects.filter(federation=federation)
+    if official_by_default(federation):
+        scope = on_official_list(scope, today())
+    ranks.federation_size = scope.count()
+    if standing is None or not scope.filter(pk=standing.pk).exists():
+        return ranks
+    better = scope.filter(sort_key__gt=standing.sort_key)
+    ranks.federation = better.count() + 1
+    district = district_of(club)
+    if district is not None:
+        ranks.district = in_region(better, district).count() + 1
+        ranks.district_name = district.name
+    if club is not None:
+        ranks.club = in_club(better, club).count() + 1
+        ranks.club_name = club.name
+    return ranks
+
+
+@dataclass
+class NextStep:
+    """The next title or category and what is still missing for it, per kind (amounts as shown)."""
+
+    title: str
+    missing: list[tuple[str, str | None]] = field(default_factory=list)
+    every_kind_needed: bool = False
+    cheapest: str = ""
+
+
+@dataclass
+class TitleStatus:
+    title: str
+    reached_on: datetime.date | None
+    computed: str
+    held_above_computed: bool
+    next: NextStep | None
+
+
+def title_status(player: Player, standing: Standing | None) -> TitleStatus:
+    """The title or category shown (the higher of computed and held: § 404, H-2) and what the next needs.
+
+    DBf: for each kind alone, the least amount that reaches the next title (§ 404B revaluation included).
+    HBS: every kind's missing points are needed (they never convert), and the cheapest higher row.
+    """
+    federation = player.federation
+    ladder = LadderBook(federation).on(standing.last_award_on if standing else None)
+    shown = standing.title_rung if standing else 0
+    title = title_label(standing.title, standing.stars) if standing else ""
+    reached = standing.title_reached_on if standing else None
+    if federation.scheme == "dbf":
+        balance = Balance(*(max(0, getattr(standing, k, 0) if standing else 0) for k in ("bp", "sp", "gp")))
+        status = title_for(balance.bp, balance.sp, balance.gp, ladder.rules)
+        computed = title_label(status.title or "", status.stars)
+        following = ladder.rung_of(shown + 1)
+        step = None
+        if following is not None:
+            if status.next is not None and shown == status.rank:
+                units_missing = dict(status.next.missing)
+            else:  # a held title above the computed one: what the rung above the held one needs
+                units_missing = {k: missing_units(balance, k, shown + 1, ladder.rules) for k in SCHEME_KINDS["dbf"]}
+            missing = [
+                (kind, None if units_missing[kind] is None else _amount(units_missing[kind], kind))
+                for kind in SCHEME_KINDS["dbf"]
+            ]
+            step = NextStep(title_label(following.title, following.stars), missing)
+        return TitleStatus(title, reached, computed, shown > status.rank, step)
+    black, red, master = (max(0, getattr(standing, k, 0) if standing else 0) for k in SCHEME_KINDS["hbs"])
+    held = ladder.rung_of(shown).title if shown and ladder.rung_of(shown) else None
+    status = category_for(black, red, master, ladder.rules, held=held)
+    step = None
+    if status.next is not None:
+        step = NextStep(
+            title_label(status.next.category, 0),
+            [(kind, str(status.next.missing_of(kind))) for kind in SCHEME_KINDS["hbs"]],
+            every_kind_needed=True,
+            cheapest=title_label(status.cheapest.category, 0) if status.cheapest else "",
+        )
+    computed = title_label(status.computed or "", 0)
+    return TitleStatus(title, reached, computed, (status.computed or None) != status.category, step)
+
+
+def _amount(units: int, kind: str) -> str:
+    from masterpoints.engine.common import KIND_DECIMALS, format_units
+
+    return format_units(units, KIND_DECIMALS[kind])
+
+
+def player_awards(player: Player) -> QuerySet:
+    """The whole ledger of a player, newest first, with what each row refers to."""
+    return (
+        Award.objects.filter(player=player)
+        .select_related("tournament", "reverses", "reverses__tournament")
+        .order_by("-awarded_on", "-pk")
+    )
+
+
+def player_seasons(player: Player) -> QuerySet:
+    return SeasonStanding.objects.filter(player=player).order_by("-season")
+
+
+def player_achievements(player: Player) -> QuerySet:
+    return TitleAchievement.objects.filter(player=player).order_by("-rung")
+
+
+def points_over_time(player: Player) -> list[tuple[datetime.date, dict[str, int]]]:
+    """Cumulative balances per kind after each day with an award (reversals and corrections included)."""
+    daily = (
+        Award.objects.filter(player=player)
+        .values("awarded_on", "kind")
+        .annotate(units=Sum("units"))
+        .order_by("awarded_on", "kind")
+    )
+    totals: dict[str, int] = dict.fromkeys(SCHEME_KINDS[player.federation.scheme], 0)
+    series: list[tuple[datetime.date, dict[str, int]]] = []
+    for row in daily:
+        totals[row["kind"]] = totals.get(row["kind"], 0) + row["units"]
+        if series and series[-1][0] == row["awarded_on"]:
+            series[-1] = (row["awarded_on"], dict(totals))
+        else:
+            series.append((row["awarded_on"], dict(totals)))
+    return series
+
+
+# --- clubs ---------------------------------------------------------------------------------------------------
+
+
+def club_member_standings(club: Club) -> QuerySet:
+    """The standings of a club's current members, best first, each with its place in the club."""
+    scheme = club.federation.scheme
+    queryset = in_club(Standing.objects.filter(federation_id=club.federation_id), club)
+    return ranked(queryset, scheme=scheme, kind=None)
+
+
+def club_top_scorers(club: Club, *, limit: int = 10) -> QuerySet:
+    """The members who earned most in the current season (§ 451C for DBf, the calendar year for HBS)."""
+    season = season_of(club.federation.scheme, today())
+    queryset = in_club(SeasonStanding.objects.filter(federation_id=club.federation_id, season=season), club)
+    return ranked(queryset, scheme=club.federation.scheme, kind=None)[:limit]
+
+
+def club_tournaments(club: Club, *, limit: int = 20) -> QuerySet:
+    return Tournament.objects.current().filter(club=club).order_by("-date", "-pk")[:limit]
+
+
+def tournament_awards(tournament: Tournament) -> dict[int, list[Award]]:
+    """The result awards of ``tournament`` per player id, by kind and part."""
+    awards: dict[int, list[Award]] = {}
+    for award in Award.objects.filter(tournament=tournament, source=Award.Source.RESULT).order_by("kind", "part"):
+        awards.setdefault(award.player_id, []).append(award)
+    return awards

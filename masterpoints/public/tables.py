@@ -1,0 +1,225 @@
+"""Tables of the public pages: the rankings, a club's members' standings, a player's awards."""
+
+from __future__ import annotations
+
+from html import escape
+from urllib.parse import quote
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from masterpoints.engine.common import KIND_DECIMALS, format_units
+from masterpoints.explanations import explanation_html
+from masterpoints.models import Award, Standing
+from masterpoints.numbers import decimal_separator, kind_label, shown_units
+from masterpoints.public.selectors import title_label
+
+#: The point columns each scheme shows, in order.
+SCHEME_COLUMNS = {"dbf": ("mp", "bp", "sp", "gp"), "hbs": ("black", "red", "master")}
+_ALL_POINTS = ("mp", "bp", "sp", "gp", "black", "red", "master")
+_DECIMALS = {"mp": 2, **{kind.lower(): decimals for kind, decimals in KIND_DECIMALS.items()}}
+
+
+def player_url(federation_code: str, number: str) -> str:
+    return reverse("public:player", args=[federation_code, number])
+
+
+def shown_name(player, see_hidden: bool) -> str:
+    """The player's name, or only their number when they hide it (the secretariat sees every name)."""
+    if player.hide_name and not see_hidden:
+        return player.number
+    return player.full_name
+
+
+def home_club_name(record) -> str:
+    memberships = getattr(record.player, "home_memberships", None) or []
+    return memberships[0].club.name if memberships else ""
+
+
+def record_title(record) -> str:
+    standing = record if isinstance(record, Standing) else getattr(record.player, "standing", None)
+    return title_label(standing.title, standing.stars) if standing is not None else ""
+
+
+class PointsColumn(tables.Column):
+    """An amount in integer units, shown with the kind's decimals; sorted best first on the first click."""
+
+    def __init__(self, field: str, **kwargs):
+        kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        super().__init__(accessor=field, order_by=(f"-{field}",), **kwargs)
+        self.decimals = _DECIMALS[field]
+
+    def render(self, value):
+        return shown_units(value, self.decimals)
+
+    def value(self, value):  # the exports: data for programs, with a decimal point
+        return format_units(value, self.decimals)
+
+
+class StandingTable(tables.Table):
+    """A ranking list: each row's place in the filtered list (equal points share it), the player, home
+    club, title or category and balances. Works on career standings and on one season's figures."""
+
+    place = tables.Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
+    number = tables.Column(accessor="player__number", verbose_name=_("No."), order_by=("player__number",))
+    name = tables.Column(
+        accessor="player__last_name",
+        verbose_name=_("Player"),
+        order_by=("player__last_name", "player__first_name"),
+    )
+    club = tables.Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
+    title = tables.Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
+    mp = PointsColumn("mp", verbose_name=_("MP"))
+    bp = PointsColumn("bp", verbose_name=_("BP"))
+    sp = PointsColumn("sp", verbose_name=_("SP"))
+    gp = PointsColumn("gp", verbose_name=_("GP"))
+    black = PointsColumn("black", verbose_name=_("black"))
+    red = PointsColumn("red", verbose_name=_("red"))
+    master = PointsColumn("master", verbose_name=_("master"))
+
+    class Meta:
+        attrs = {"class": "table ranking"}
+        template_name = "masterpoints/ranking_table.html"
+        empty_text = _("No player matches these filters.")
+
+    def __init__(self, data, *, federation, see_hidden: bool = False, **kwargs):
+        scheme = federation.scheme if federation else "dbf"
+        exclude = [name for name in _ALL_POINTS if name not in SCHEME_COLUMNS[scheme]]
+        super().__init__(data, exclude=[*exclude, *kwargs.pop("exclude", ())], **kwargs)
+        self.federation = federation
+        self.see_hidden = see_hidden
+
+    def before_render(self, request):
+        """The rows of the shown page as HTML, built in Python: the rankings page renders them without a
+        template per cell (the same values as the ``render_`` methods and the export). Every value is
+        escaped here (``html.escape``: this runs for each cell of the busiest page)."""
+        super().before_render(request)
+        # One reverse() per page: players' addresses differ only in the number.
+        code = self.federation.code if self.federation else "-"
+        before, after = player_url(code, "NUMBER").split("NUMBER")
+
+        def name_cell(record) -> str:
+            player = record.player
+            href = escape(f"{before}{quote(player.number, safe='')}{after}")
+            return f'<a href="{href}">{escape(shown_name(player, self.see_hidden))}</a>'
+
+        cells = {
+            "place": lambda r: ("num", escape(str(r.place))),
+            "number": lambda r: ("", escape(r.player.number)),
+            "name": lambda r: ("", name_cell(r)),
+            "club": lambda r: ("", escape(home_club_name(r))),
+            "title": lambda r: ("", escape(record_title(r))),
+        }
+        separator = decimal_separator()
+        for name in _ALL_POINTS:
+            decimals = _DECIMALS[name]
+            cells[name] = lambda r, name=name, decimals=decimals: (
+                "num",
+                shown_units(getattr(r, name), decimals, separator),
+            )
+        shown = [column.name for column in self.columns]
+        html = []
+        page = getattr(self, "page", None)
+        for row in page.object_list if page else self.rows:
+            html.append("<tr>")
+            for css, value in (cells[name](row.record) for name in shown):
+                html.append(f'<td class="{css}">{value}</td>' if css else f"<td>{value}</td>")
+            html.append("</tr>")
+        self.body_html = mark_safe("".join(html))  # noqa: S308 - every cell escaped above
+
+    def render_name(self, record):
+        player = record.player
+        return format_html(
+            '<a href="{}">{}</a>',
+            player_url(self.federation.code, player.number),
+            shown_name(player, self.see_hidden),
+        )
+
+    def value_name(self, record):
+        return shown_name(record.player, self.see_hidden)
+
+    def render_club(self, record):
+        return home_club_name(record)
+
+    def value_club(self, record):
+        return home_club_name(record)
+
+    def render_title(self, record):
+        return record_title(record)
+
+    def value_title(self, record):
+        return record_title(record)
+
+
+class ClubStandingTable(StandingTable):
+    """A club's members with their standings; the place is the place in the club."""
+
+    class Meta(StandingTable.Meta):
+        exclude = ("club",)
+        empty_text = _("No member has points yet.")
+
+
+class SeasonTopTable(StandingTable):
+    class Meta(StandingTable.Meta):
+        exclude = ("club", "title")
+        empty_text = _("No member has points this season yet.")
+
+
+class AwardTable(tables.Table):
+    """A player's ledger: every award with what it is for and why it is this many points. Corrections,
+    reversals and opening balances are marked as such, with their reason."""
+
+    awarded_on = tables.DateColumn(verbose_name=_("Date"), orderable=False, format="Y-m-d")
+    what = tables.Column(accessor="pk", verbose_name=_("For"), orderable=False)
+    amount = tables.Column(accessor="units", verbose_name=_("Points"), orderable=False, attrs={"td": {"class": "num"}})
+    why = tables.Column(accessor="pk", verbose_name=_("Why"), orderable=False)
+
+    class Meta:
+        model = Award
+        fields = ("awarded_on", "what", "amount", "why")
+        attrs = {"class": "table awards"}
+        template_name = "masterpoints/table.html"
+        empty_text = _("No awards yet.")
+        row_attrs = {"class": lambda record: f"source-{record.source}"}
+
+    def render_amount(self, record):
+        return f"{shown_units(record.units, KIND_DECIMALS[record.kind])} {kind_label(record.kind)}"
+
+    def render_what(self, record):
+        parts = []
+        if record.tournament_id:
+            tournament = record.tournament
+            parts.append(format_html('<a href="{}">{}</a>', tournament.get_absolute_url(), tournament.name))
+            if record.part:
+                parts.append(format_html(" <small>{}</small>", record.part))
+            if record.place_first:
+                places = str(record.place_first)
+                if record.place_last and record.place_last != record.place_first:
+                    places += f"–{record.place_last}"
+                parts.append(format_html(" · {} {}", _("place"), places))
+        if record.source != Award.Source.RESULT:
+            note = ""
+            if record.reverses_id:
+                note = _("cancels the award of %(day)s") % {"day": f"{record.reverses.awarded_on:%Y-%m-%d}"}
+            parts.append(
+                format_html(
+                    '<div><span class="tag tag-{}">{}</span> {}{}</div>',
+                    record.source,
+                    record.get_source_display(),
+                    note,
+                    format_html('<span class="reason">{}</span>', record.reason) if record.reason else "",
+                )
+            )
+        return mark_safe("".join(parts))  # noqa: S308 - every part went through format_html
+
+    def render_why(self, record):
+        explanation = record.explanation or {}
+        if explanation.get("rules") or explanation.get("inputs"):
+            why = explanation_html(explanation, record.kind)
+            return format_html('<details class="why"><summary>{}</summary>{}</details>', _("why this many?"), why)
+        if record.source == Award.Source.REVERSAL:
+            return format_html("<small>{}</small>", _("The earlier award is cancelled; its points are taken back."))
+        return ""

@@ -1,0 +1,401 @@
+"""The public pages players use (no login): rankings, a player's page, and the read-only JSON API.
+
+Views are thin: the filter set and the selectors read, the tables render, the services write.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_filters.views import FilterView
+from django_tables2 import RequestConfig, SingleTableMixin
+from django_tables2.paginators import LazyPaginator
+
+from federation.models import Player
+from masterpoints.engine.common import KIND_DECIMALS, format_units
+from masterpoints.models import Standing
+from masterpoints.public import selectors
+from masterpoints.public.charts import points_chart
+from masterpoints.public.filters import StandingFilter
+from masterpoints.public.tables import AwardTable, StandingTable, home_club_name, record_title, shown_name
+from masterpoints.standings.services import SCHEME_KINDS, player_hide_name_set, season_label, season_of
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_detail
+
+PAGE_SIZE = 50
+#: How long a rendered rankings list is kept. Standings changes and a player hiding their name raise the
+#: standings version in the key and show at once; other changes to the register (a new name, a club
+#: membership) show within this time.
+RANKINGS_CACHE_SECONDS = 300
+API_PAGE_SIZE_MAX = 100
+#: An export holds at most this many rows of the list as filtered and sorted (a bound on the work a public
+#: request may cause); the page says so next to the links.
+EXPORT_MAX_ROWS = 10_000
+
+
+class RankingListView(SingleTableMixin, FilterView):
+    """``/rankings/``: the list of one federation, filtered, sorted and paginated, exportable as CSV/XLSX.
+
+    The rankings are the busiest page and change only when standings do: the filters and the table are
+    cached per query, language and viewer kind, under the federation's standings version (raised in the
+    transaction of every standings change) and today's date (the official list follows dues paid), so a
+    change shows at once. The page around them (login, language form) is rendered for each request.
+    """
+
+    table_class = StandingTable
+    filterset_class = StandingFilter
+    template_name = "masterpoints/ranking_list.html"
+    table_pagination = {"per_page": PAGE_SIZE, "paginator_class": LazyPaginator}
+
+    def get_queryset(self):
+        return Standing.objects.none()  # the filter set reads the table the season asks for
+
+    def get_table_data(self):
+        return selectors.ranked(self.object_list, scheme=self.filterset.scheme, kind=self.filterset.chosen_kind)
+
+    def get_table_kwargs(self):
+        federation = self.filterset.federation
+        return {"federation": federation, "see_hidden": self._see_hidden(federation)}
+
+    def _see_hidden(self, federation) -> bool:
+        return federation is not None and selectors.can_see_hidden(self.request.user, federation)
+
+    def get(self, request, *args, **kwargs):
+        export = request.GET.get("export")
+        key = None if export else self._cache_key()
+        part = cache.get(key) if key else None
+        if part is None:
+            self.filterset = self.get_filterset(self.get_filterset_class())
+            valid = self.filterset.is_valid() or not self.get_strict()
+            self.object_list = self.filterset.qs if valid else self.filterset.queryset.none()
+            if export in ("csv", "xlsx") and self.filterset.federation is not None:
+                return _export(request, self.get_table(**self.get_table_kwargs()), export, self.filterset)
+            context = self.get_context_data(filter=self.filterset, object_list=self.object_list)
+            part = {
+                "body": render_to_string("masterpoints/ranking_body.html", context, request),
+                "federation_name": context.get("federation", ""),
+                "season_label": context.get("season_label", ""),
+            }
+            if key:
+                cache.set(key, part, RANKINGS_CACHE_SECONDS)
+        return render(request, self.template_name, part)
+
+    def _cache_key(self) -> str:
+        query = self.request.GET
+        federation = query.get("federation", "")
+        if not federation.isdecimal():
+            federation = str(selectors.default_federation_id() or 0)
+        version = selectors.standings_version(int(federation))
+        user = self.request.user
+        viewer = (
+            "all"
+            if user.is_authenticated and self._see_hidden(selectors.federation_by_id(int(federation)))
+            else "public"
+        )
+        digest = hashlib.sha256(urlencode(sorted(query.lists()), doseq=True).encode()).hexdigest()[:32]
+        return f"rankings:{federation}:{version}:{selectors.today()}:{get_language()}:{viewer}:{digest}"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        filterset = self.filterset
+        if filterset.federation is not None:
+            context["federation"] = filterset.federation
+            season = filterset.chosen_season
+            context["season_label"] = season_label(filterset.scheme, season) if season else ""
+            query = self.request.GET.copy()
+            query.pop("page", None)
+            context["export_query"] = query
+        context["export_max_rows"] = EXPORT_MAX_ROWS
+        return context
+
+
+def _export(request, table: StandingTable, export: str, filterset: StandingFilter) -> HttpResponse:
+    """The list as filtered and sorted on the page (all its pages, up to :data:`EXPORT_MAX_ROWS`)."""
+    ordered = table.data.data  # ordered as the page is, by the table's RequestConfig
+    rows = StandingTable(
+        ordered[:EXPORT_MAX_ROWS], federation=table.federation, see_hidden=table.see_hidden, orderable=False
+    ).as_values()
+    name = f"rankings-{filterset.federation.code}"
+    if filterset.chosen_season:
+        name += f"-{filterset.chosen_season}"
+    if export == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+        response.write("\ufeff")  # so spreadsheet programs read the file as UTF-8
+        csv.writer(response).writerows(rows)
+        return response
+    from openpyxl import Workbook
+
+    workbook = Workbook(write_only=True)
+    sheet = workbook.create_sheet(_("Rankings"))
+    for row in rows:
+        sheet.append([str(value) for value in row])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    response = HttpResponse(
+        buffer.getvalue(), content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
+    return response
+
+
+# --- a player's page ------------------------------------------------------------------------------------------
+
+
+def _player_or_404(code: str, number: str) -> Player:
+    try:
+        return selectors.player_by_number(code, number)
+    except Player.DoesNotExist:
+        raise Http404(_("No player with this number.")) from None
+
+
+def _standing(player: Player) -> Standing | None:
+    return Standing.objects.filter(player=player).first()
+
+
+def player_lookup(request, number: str):
+    """``/players/<number>/``: numbers are unique per federation only; one match redirects, more are listed."""
+    players = list(selectors.players_numbered(number))
+    if not players:
+        raise Http404(_("No player with this number."))
+    if len(players) == 1:
+        return redirect("public:player", players[0].federation.code, number)
+    return render(request, "masterpoints/player_choose.html", {"players": players, "number": number})
+
+
+def player_page(request, code: str, number: str):
+    """``/players/<federation>/<number>/``: balances, title or category and what the next one needs, ranks,
+    season figures, the chart of points over time and the whole ledger with each award's explanation."""
+    player = _player_or_404(code, number)
+    federation = player.federation
+    standing = _standing(player)
+    club = selectors.home_club(player)
+    own = request.user.is_authenticated and player.user_id == request.user.pk
+    see_hidden = own or selectors.can_see_hidden(request.user, federation)
+    awards = AwardTable(selectors.player_awards(player))
+    RequestConfig(request, paginate={"per_page": 100}).configure(awards)
+    season = season_of(federation.scheme, selectors.today())
+    context = {
+        "player": player,
+        "federation": federation,
+        "name": shown_name(player, see_hidden),
+        "own": own,
+        "standing": standing,
+        "balances": _balances(federation.scheme, standing),
+        "status": selectors.title_status(player, standing),
+        "ranks": selectors.player_ranks(player, standing, club),
+        "club": club,
+        "seasons": [
+            (season_label(federation.scheme, row.season), _balances(federation.scheme, row))
+            for row in selectors.player_seasons(player)
+        ],
+        "current_season": season_label(federation.scheme, season),
+        "achievements": [
+            (row.reached_on, selectors.title_label(row.title, row.stars))
+            for row in selectors.player_achievements(player)
+        ],
+        "chart": points_chart(selectors.points_over_time(player), federation.scheme),
+        "awards": awards,
+    }
+    return render(request, "masterpoints/player_detail.html", context)
+
+
+def _balances(scheme: str, row) -> list[tuple[str, str]]:
+    """(kind, amount) in the kind's decimals; DBf adds the total in MP first."""
+    out = [("MP", format_units(row.mp if row else 0, 2))] if scheme == "dbf" else []
+    for kind in SCHEME_KINDS[scheme]:
+        out.append((kind, format_units(getattr(row, kind.lower(), 0) if row else 0, KIND_DECIMALS[kind])))
+    return out
+
+
+@login_required
+@require_POST
+def player_privacy(request, code: str, number: str):
+    """A player hides their name on the public lists, or shows it again (their own page only)."""
+    player = _player_or_404(code, number)
+    if player.user_id != request.user.pk:
+        raise PermissionDenied(_("Only the player may change this."))
+    hide = request.POST.get("hide_name") == "on"
+    player_hide_name_set(actor=request.user, player=player, hide_name=hide)
+    if hide:
+        messages.success(request, _("Your name is now hidden on the public lists; they show your number."))
+    else:
+        messages.success(request, _("Your name is shown on the public lists again."))
+    return redirect("public:player", code, number)
+
+
+# --- the JSON API -------------------------------------------------------------------------------------------------
+
+
+def _player_json(request, player: Player, standing: Standing | None) -> dict:
+    federation = player.federation
+    see_hidden = (request.user.is_authenticated and player.user_id == request.user.pk) or selectors.can_see_hidden(
+        request.user, federation
+    )
+    status = selectors.title_status(player, standing)
+    ranks = selectors.player_ranks(player, standing, selectors.home_club(player))
+    return {
+        "federation": federation.code,
+        "number": player.number,
+        "name": None if player.hide_name and not see_hidden else player.full_name,
+        "balances": dict(_balances(federation.scheme, standing)),
+        "title": {
+            "shown": status.title or None,
+            "reached_on": status.reached_on.isoformat() if status.reached_on else None,
+            "computed": status.computed or None,
+            "next": None
+            if status.next is None
+            else {
+                "title": status.next.title,
+                "missing": dict(status.next.missing),
+                "all_needed": status.next.every_kind_needed,
+            },
+        },
+        "ranks": {"federation": ranks.federation, "district": ranks.district, "club": ranks.club},
+        "seasons": {
+            season_label(federation.scheme, row.season): dict(_balances(federation.scheme, row))
+            for row in selectors.player_seasons(player)
+        },
+        "url": request.build_absolute_uri(reverse("public:player", args=[federation.code, player.number])),
+    }
+
+
+def _page_number(request) -> int:
+    raw = request.GET.get("page", "1")
+    return max(1, int(raw)) if raw.isdecimal() else 1
+
+
+@require_GET
+def api_player(request, code: str, number: str):
+    """``/api/players/<federation>/<number>``: the player page as JSON, with the ledger paginated."""
+    player = _player_or_404(code, number)
+    standing = _standing(player)
+    payload = _player_json(request, player, standing)
+    page = _page_number(request)
+    size = API_PAGE_SIZE_MAX
+    awards = list(selectors.player_awards(player)[(page - 1) * size : page * size + 1])
+    payload["awards"] = {
+        "page": page,
+        "next": _page_url(request, page + 1) if len(awards) > size else None,
+        "previous": _page_url(request, page - 1) if page > 1 else None,
+        "results": [_award_json(award) for award in awards[:size]],
+    }
+    return JsonResponse(payload, json_dumps_params={"ensure_ascii": False})
+
+
+def _award_json(award) -> dict:
+    return {
+        "date": award.awarded_on.isoformat(),
+        "kind": award.kind,
+        "amount": award.amount,
+        "source": award.source,
+        "tournament": award.tournament.name if award.tournament_id else None,
+        "tournament_id": award.tournament_id,
+        "part": award.part,
+        "place": award.place_first,
+        "reason": award.reason,
+        "reverses": award.reverses_id,
+        "explanation": award.explanation,
+    }
+
+
+@require_GET
+def api_player_lookup(request, number: str):
+    """``/api/players/<number>``: the player when the number is unique, else the matches (HTTP 300)."""
+    players = list(selectors.players_numbered(number))
+    if not players:
+        return JsonResponse({"error": _("No player with this number.")}, status=404)
+    if len(players) == 1:
+        return redirect("public:api_player", players[0].federation.code, number)
+    matches = [
+        {
+            "federation": p.federation.code,
+            "url": request.build_absolute_uri(reverse("public:api_player", args=[p.federation.code, number])),
+        }
+        for p in players
+    ]
+    return JsonResponse({"matches": matches}, status=300)
+
+
+@require_GET
+def api_rankings(request):
+    """``/api/rankings?…``: the rankings with the page's filters, ``page`` and ``page_size`` (at most 100)."""
+    filterset = StandingFilter(request.GET, request=request)
+    if filterset.federation is None:
+        return JsonResponse({"results": []})
+    if not filterset.is_valid():
+        return JsonResponse({"errors": filterset.form.errors.get_json_data()}, status=400)
+    raw = request.GET.get("page_size", str(PAGE_SIZE))
+    size = min(API_PAGE_SIZE_MAX, max(1, int(raw))) if raw.isdecimal() else PAGE_SIZE
+    page = _page_number(request)
+    federation = filterset.federation
+    rows = list(
+        selectors.ranked(filterset.qs, scheme=filterset.scheme, kind=filterset.chosen_kind)[
+            (page - 1) * size : page * size + 1
+        ]
+    )
+    see_hidden = selectors.can_see_hidden(request.user, federation)
+    columns = SCHEME_KINDS[federation.scheme]
+    results = []
+    for row in rows[:size]:
+        player = row.player
+        points = {"MP": format_units(row.mp, 2)} if federation.scheme == "dbf" else {}
+        points.update({kind: format_units(getattr(row, kind.lower()), KIND_DECIMALS[kind]) for kind in columns})
+        results.append(
+            {
+                "place": row.place,
+                "number": player.number,
+                "name": None if player.hide_name and not see_hidden else player.full_name,
+                "club": home_club_name(row) or None,
+                "title": record_title(row) or None,
+                "points": points,
+                "url": request.build_absolute_uri(reverse("public:api_player", args=[federation.code, player.number])),
+            }
+        )
+    return JsonResponse(
+        {
+            "federation": federation.code,
+            "season": filterset.chosen_season,
+            "kind": filterset.chosen_kind,
+            "page": page,
+            "page_size": size,
+            "next": _page_url(request, page + 1) if len(rows) > size else None,
+            "previous": _page_url(request, page - 1) if page > 1 else None,
+            "results": results,
+        },
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+def _page_url(request, page: int) -> str:
+    query = request.GET.copy()
+    query["page"] = str(page)
+    return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+
+def tournament_page(request, pk: int):
+    """A tournament's groups and entries with the points each player received."""
+    try:
+        tournament = tournament_detail(pk)
+    except Tournament.DoesNotExist:
+        raise Http404 from None
+    awards = selectors.tournament_awards(tournament)
+    for group in tournament.groups.all():
+        for entry in group.entries.all():
+            for participation in entry.participations.all():
+                participation.award_list = awards.get(participation.player_id, [])
+    return render(request, "masterpoints/tournament_detail.html", {"tournament": tournament})

@@ -1,0 +1,64 @@
+"""The admin of the standings (issue 4): derived rows to look at, the register of titles, and a button
+that rebuilds every standing from the ledger (the nightly job, on demand)."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.shortcuts import redirect
+from django.urls import path
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from federation.admin_base import ReadOnlyAdmin
+from masterpoints.models import Standing, TitleAchievement
+from masterpoints.public.selectors import title_label
+from masterpoints.standings.tasks import standings_rebuild_all
+
+
+@admin.register(Standing)
+class StandingAdmin(ReadOnlyAdmin):
+    list_display = ["player", "federation", "shown_title", "total", "last_award_on", "award_count"]
+    list_filter = ["federation", "title_rung"]
+    search_fields = ["player__number", "player__last_name", "player__first_name"]
+    list_select_related = ["player", "federation"]
+    show_full_result_count = False  # a count of a hundred thousand rows on every page is not worth it
+    change_list_template = "masterpoints/standing_change_list.html"
+
+    @admin.display(description=_("title or category"))
+    def shown_title(self, obj):
+        return title_label(obj.title, obj.stars)
+
+    @admin.display(description=_("points"))
+    def total(self, obj):
+        if obj.federation.scheme == "dbf":
+            return f"{obj.amount('MP')} MP"
+        return f"{obj.black} / {obj.red} / {obj.master}"
+
+    def get_urls(self):
+        rebuild = self.admin_site.admin_view(require_POST(self.rebuild_view))
+        return [path("rebuild/", rebuild, name="masterpoints_standing_rebuild"), *super().get_urls()]
+
+    def rebuild_view(self, request):
+        """Queue the full rebuild (every federation) after this request; the office goes on working."""
+        if not request.user.has_perm("masterpoints.change_standing"):
+            raise PermissionDenied
+        transaction.on_commit(lambda: standings_rebuild_all.delay())
+        messages.success(request, _("The rebuild of every standing from the ledger has been started."))
+        return redirect("admin:masterpoints_standing_changelist")
+
+
+@admin.register(TitleAchievement)
+class TitleAchievementAdmin(ReadOnlyAdmin):
+    """The register of titles and categories reached (§ 404, H-2): append-only."""
+
+    list_display = ["player", "federation", "shown_title", "reached_on", "recorded_at", "announced_at"]
+    list_filter = ["federation", "title", "announced_at"]
+    search_fields = ["player__number", "player__last_name"]
+    list_select_related = ["player", "federation"]
+    date_hierarchy = "reached_on"
+
+    @admin.display(description=_("title or category"))
+    def shown_title(self, obj):
+        return title_label(obj.title, obj.stars)

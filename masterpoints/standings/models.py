@@ -1,0 +1,169 @@
+"""Standings: derived from the ledger, rebuilt at will (:mod:`masterpoints.standings.services`)."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Federation, Player
+from masterpoints.engine.common import KIND_DECIMALS, format_units
+
+
+class BalanceColumns(models.Model):
+    """A player's balances per point kind in integer units (1 BP, 0.1 SP, 0.01 GP, 1 HBS point).
+
+    ``mp`` is the DBf total in hundredths of MP: every DBf unit is 0.01 MP, so it is ``bp + sp + gp``
+    (§ 402). ``sort_key`` orders a list: DBf by ``mp``; HBS by category rung, then master, red and black
+    points (see ``masterpoints.standings.hbs_sort_key``).
+    """
+
+    # Indexed by the subclasses' composite indexes, which all start with the federation.
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="+", db_index=False)
+    bp = models.IntegerField(_("BP"), default=0)
+    sp = models.IntegerField(_("SP"), default=0)
+    gp = models.IntegerField(_("GP"), default=0)
+    mp = models.IntegerField(_("MP"), default=0)
+    black = models.IntegerField(_("black points"), default=0)
+    red = models.IntegerField(_("red points"), default=0)
+    master = models.IntegerField(_("master points"), default=0)
+    sort_key = models.BigIntegerField(_("ranking key"), default=0)
+    last_award_on = models.DateField(_("last award"), null=True, blank=True)
+    award_count = models.PositiveIntegerField(_("awards"), default=0)
+
+    class Meta:
+        abstract = True
+
+    def amount(self, kind: str) -> str:
+        """The balance of ``kind`` (``BP`` … ``master``, or ``MP``) in the kind's own decimals."""
+        if kind == "MP":
+            return format_units(self.mp, 2)
+        return format_units(getattr(self, kind.lower()), KIND_DECIMALS[kind])
+
+
+class Standing(BalanceColumns):
+    """A player's standing: balances, the title or category shown and when it was reached.
+
+    Derived from the award ledger and kept for fast reading; ``standings_rebuild`` recreates every row
+    from the ledger and must give exactly what the incremental updates gave. Ranks are not stored: a rank
+    is one plus the number of better rows in the same scope (see ``masterpoints.selectors``).
+    """
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, primary_key=True, related_name="standing", verbose_name=_("player")
+    )
+    computed_rung = models.PositiveSmallIntegerField(_("rung computed from the balances"), default=0)
+    title_rung = models.PositiveSmallIntegerField(
+        _("rung"), default=0, help_text=_("The higher of the computed and the held rung (H-2, § 404); 0 = none.")
+    )
+    title = models.CharField(_("title or category"), max_length=60, blank=True)
+    stars = models.PositiveSmallIntegerField(_("stars"), default=0)
+    title_reached_on = models.DateField(_("reached on"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        indexes = [
+            models.Index(fields=["federation", "-sort_key"], name="standing_fed_key"),
+            models.Index(fields=["federation", "title_rung", "-sort_key"], name="standing_fed_rung_key"),
+            models.Index(fields=["federation", "-bp"], name="standing_fed_bp"),
+            models.Index(fields=["federation", "-sp"], name="standing_fed_sp"),
+            models.Index(fields=["federation", "-gp"], name="standing_fed_gp"),
+            models.Index(fields=["federation", "-black"], name="standing_fed_black"),
+            models.Index(fields=["federation", "-red"], name="standing_fed_red"),
+            models.Index(fields=["federation", "-master"], name="standing_fed_master"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.title or '-'}"
+
+
+class SeasonStanding(BalanceColumns):
+    """What a player earned in one season: DBf 16 May – 15 May (§ 451C), HBS the calendar year.
+
+    ``season`` is the year the season starts in. Derived from the ledger like :class:`Standing`.
+    """
+
+    # Derived from the ledger, whose own foreign keys guarantee that the player and the federation exist: no
+    # key checks of their own (a first build writes a million of these rows). The unique (player, season)
+    # and the (federation, season, key) indexes serve the lookups.
+    federation = models.ForeignKey(
+        Federation, on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="season_standings", db_index=False, db_constraint=False
+    )
+    season = models.PositiveSmallIntegerField(_("season"), help_text=_("The year the season starts in."))
+
+    class Meta:
+        verbose_name = _("season standing")
+        verbose_name_plural = _("season standings")
+        constraints = [models.UniqueConstraint(fields=["player", "season"], name="season_standing_once")]
+        indexes = [models.Index(fields=["federation", "season", "-sort_key"], name="season_fed_key")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.season}"
+
+
+class TitleAchievementQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        if set(kwargs) - {"announced_at"}:
+            raise TypeError("Title achievements are append-only; only announced_at may be set.")
+        return super().update(**kwargs)
+
+    def delete(self):
+        raise TypeError("Title achievements are append-only: a title once registered is never lost (§ 404, H-2).")
+
+
+class TitleAchievement(models.Model):
+    """The register of titles (DBf, § 404) and categories (HBS, H-2) reached: append-only, never lost.
+
+    One row per player and rung, written the first time the balances reach a rung above every rung held.
+    ``reached_on`` is the date of the player's latest award when the row was written (so a rebuild and
+    the incremental updates agree). ``announced_at`` is set once, by the monthly title e-mail.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="title_achievements")
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="+")
+    rung = models.PositiveSmallIntegerField(_("rung"), help_text=_("Position on the ladder, 1 = lowest."))
+    title = models.CharField(_("title or category"), max_length=60)
+    stars = models.PositiveSmallIntegerField(_("stars"), default=0)
+    reached_on = models.DateField(_("reached on"))
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+    announced_at = models.DateTimeField(_("announced"), null=True, blank=True)
+
+    objects = TitleAchievementQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["player", "rung"]
+        verbose_name = _("title achievement")
+        verbose_name_plural = _("title achievements")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "rung"], name="title_achievement_once"),
+            models.CheckConstraint(condition=Q(rung__gte=1), name="title_achievement_rung_positive"),
+        ]
+        indexes = [models.Index(fields=["federation", "announced_at"], name="title_fed_announced")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.title} ({self.reached_on:%Y-%m-%d})"
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("Title achievements are append-only: a title once registered is never lost.")
+
+
+class StandingsVersion(models.Model):
+    """A counter raised in the same transaction as every change of a federation's standings: pages that
+    cache what they read from the standings put it in their cache keys, so a change is seen at once."""
+
+    federation = models.OneToOneField(
+        Federation, on_delete=models.CASCADE, primary_key=True, related_name="standings_version"
+    )
+    version = models.BigIntegerField(_("version"), default=0)
+    changed_at = models.DateTimeField(_("changed"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("standings version")
+        verbose_name_plural = _("standings versions")
+
+    def __str__(self) -> str:
+        return f"{self.federation_id}: {self.version}"

@@ -1,0 +1,36 @@
+"""Celery tasks of the standings: arguments are ids, each body calls one service, each is idempotent.
+
+A recomputation replaces a derived set inside one transaction, so running a task twice (a retry, a
+duplicate delivery) gives the same rows. Retries only on transient database errors (a deadlock or a
+dropped connection).
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from federation.models import Federation
+from masterpoints.standings.services import standings_rebuild, standings_refresh_players, standings_refresh_tournament
+
+_RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 5}
+
+
+@shared_task(name="masterpoints.standings.tasks.standings_update_tournament", **_RETRY)
+def standings_update_tournament(tournament_id: int) -> int:
+    """After a confirmed upload: the standings of the tournament's players (and of the version it replaced)."""
+    return standings_refresh_tournament(tournament_id=tournament_id)
+
+
+@shared_task(name="masterpoints.standings.tasks.standings_update_players", **_RETRY)
+def standings_update_players(federation_id: int, player_ids: list[int]) -> int:
+    """After a correction or foreign points: the standings of these players."""
+    federation = Federation.objects.get(pk=federation_id)
+    return standings_refresh_players(federation=federation, player_ids=player_ids)
+
+
+@shared_task(name="masterpoints.standings.tasks.standings_rebuild_all", **_RETRY)
+def standings_rebuild_all(federation_id: int | None = None) -> dict[str, int]:
+    """Nightly, and on demand from the admin: every standing rebuilt from the ledger."""
+    federation = Federation.objects.get(pk=federation_id) if federation_id is not None else None
+    return standings_rebuild(actor=None, federation=federation)

@@ -1,0 +1,1 @@
+"""The HBS transition from the old lists (transition rules 1–8)."""

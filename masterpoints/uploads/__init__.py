@@ -1,0 +1,1 @@
+"""The way from a stored results file to ledger rows: preview, scoring, resolve, discard, confirm."""

@@ -1,0 +1,474 @@
+"""From a stored upload to what confirming it would award: parse, check, resolve players, compute.
+
+:func:`build_preview` is a pure read: it parses the stored bytes again, checks them against the register
+and the rules, applies the director's resolutions and runs the points engine. The preview page shows
+its result, and confirming recomputes it inside the confirming transaction, so what is written is
+exactly what was shown for the same file, facts and resolutions.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Player
+from masterpoints.engine.common import KIND_DECIMALS, PlayerAward, RequestError, format_units
+from masterpoints.engine_text import translated_lazy
+from masterpoints.uploads import scoring
+from tournaments import recognised
+from tournaments.checks import CheckIssue
+from tournaments.importers import parse_results
+from tournaments.importers.issues import Location, Severity
+from tournaments.importers.model import Entry, ParsedEvent, Participant, RankingGroup
+from tournaments.models import ResultUpload, Sanction, Tournament
+from tournaments.sanctions import services as sanctions
+
+#: DBf § 403: what each organiser may award without a sanction (``tournaments.sanctions`` extends it).
+DBF_ALLOWED = {
+    "club": ("BP",),
+    "district": ("BP", "SP"),
+    "circle": ("BP", "SP"),
+    "federation": ("BP", "SP", "GP"),
+}
+#: HBS H-1: an unlisted club event awards black points; the federation's own events any kind; a listed
+#: event the kinds of its entry on the list of recognised tournaments (``tournaments.recognised``).
+HBS_ALLOWED = {
+    "club": ("black",),
+    "district": ("black",),
+    "circle": ("black",),
+    "federation": ("black", "red", "master"),
+}
+
+
+@dataclass
+class PlayerLine:
+    """One player of the file and how they are treated; ``awards`` are this player's computed awards."""
+
+    key: str
+    name: str
+    id_in_file: str | None
+    boards_played: int | None
+    player: Player | None
+    resolution: str
+    where: Location
+    place_first: int | None = None
+    place_last: int | None = None
+    group: str = ""
+    awards: list[PlayerAward] = field(default_factory=list)
+
+    @property
+    def needs_resolution(self) -> bool:
+        return self.resolution == "unresolved"
+
+    @property
+    def receives_points(self) -> bool:
+        return self.resolution == "member" and self.player is not None
+
+
+@dataclass
+class EntryLine:
+    entry: Entry
+    players: list[PlayerLine]
+
+    @property
+    def awards(self) -> list[tuple[str, str]]:
+        """The entry's award per player by kind, as amounts, for the results table."""
+        best: dict[str, int] = {}
+        for line in self.players:
+            for award in line.awards:
+                best[award.kind] = max(best.get(award.kind, 0), award.units)
+        return [(kind, format_units(units, KIND_DECIMALS[kind])) for kind, units in best.items() if units]
+
+
+@dataclass
+class GroupLine:
+    group: RankingGroup
+    row_number: int
+    entries: list[EntryLine]
+
+
+@dataclass
+class Difference:
+    """How a re-upload changes one player's points of one kind."""
+
+    player: Player
+    kind: str
+    before: int
+    after: int
+
+    @property
+    def before_amount(self) -> str:
+        return format_units(self.before, KIND_DECIMALS[self.kind])
+
+    @property
+    def after_amount(self) -> str:
+        return format_units(self.after, KIND_DECIMALS[self.kind])
+
+    @property
+    def change(self) -> str:
+        return format_units(self.after - self.before, KIND_DECIMALS[self.kind])
+
+
+@dataclass
+class Preview:
+    upload: ResultUpload
+    event: ParsedEvent | None
+    issues: list = field(default_factory=list)
+    groups: list[GroupLine] = field(default_factory=list)
+    previous: Tournament | None = None
+    differences: list[Difference] = field(default_factory=list)
+    #: The engine's ``sanction`` for a club's SP/GP (§ 403A–B) and the granted sanction it comes from.
+    sanction: str = "none"
+    sanction_row: Sanction | None = None
+
+    @property
+    def has_errors(self) -> bool:
+        return any(issue.severity == Severity.ERROR for issue in self.issues)
+
+    @property
+    def has_warnings(self) -> bool:
+        return any(issue.severity == Severity.WARNING for issue in self.issues)
+
+    @property
+    def player_lines(self) -> list[PlayerLine]:
+        return [line for group in self.groups for entry in group.entries for line in entry.players]
+
+    @property
+    def unresolved(self) -> list[PlayerLine]:
+        return [line for line in self.player_lines if line.needs_resolution or line.key in self._bad]
+
+    @property
+    def _bad(self) -> set[str]:
+        return {
+            issue.params.get("key")
+            for issue in self.issues
+            if getattr(issue, "code", "") in ("RESOLUTION_NUMBER_UNKNOWN", "PLAYER_TWICE")
+        }
+
+    @property
+    def ledger_awards(self) -> list[tuple[PlayerLine, PlayerAward]]:
+        """What confirming writes: positive awards of players resolved to members."""
+        return [
+            (line, award)
+            for line in self.player_lines
+            if line.receives_points
+            for award in line.awards
+            if award.units > 0
+        ]
+
+    @property
+    def event_key(self) -> str:
+        return event_key(self.upload, self.event)
+
+    @property
+    def scheme(self) -> str:
+        return self.upload.federation.scheme
+
+
+def event_key(upload: ResultUpload, event: ParsedEvent | None) -> str:
+    """The re-upload key (formats.md § 1.3): organiser, date and the file's event id or description."""
+    if event is None:
+        return ""
+    organiser = (
+        f"club:{upload.club.number}"
+        if upload.club_id
+        else (f"region:{upload.region.code}" if upload.region_id else "federation")
+    )
+    label = (event.event_id or event.name or "").strip().lower()
+    return f"{organiser}|{event.date.isoformat() if event.date else '?'}|{label}"[:300]
+
+
+def build_preview(upload: ResultUpload, *, data: bytes | None = None, today: datetime.date | None = None) -> Preview:
+    """Everything confirming ``upload`` would do, with every issue found (never fails on bad input).
+
+    ``data`` replaces the stored file for an upload not saved yet (``import_results --dry-run``).
+    """
+    if data is None:
+        with upload.file.open("rb") as handle:
+            data = handle.read()
+    result = parse_results(data, upload.original_name)
+    preview = Preview(upload=upload, event=result.event, issues=list(result.issues))
+    event = result.event
+    if event is None:
+        return preview
+    _check_event(preview, today or timezone.localdate())
+    lines = _resolve_players(preview)
+    preview.groups = [
+        GroupLine(
+            group=group, row_number=index + 1, entries=[EntryLine(entry, lines[entry.key]) for entry in group.entries]
+        )
+        for index, group in enumerate(event.groups)
+    ]
+    for group_line in preview.groups:
+        for entry_line in group_line.entries:
+            for player_line in entry_line.players:
+                player_line.group = group_line.group.name or group_line.group.key
+    if preview.sanction_row is not None:
+        preview.issues += sanctions.sanction_check_after(
+            sanction=preview.sanction_row,
+            players=[line.player if line.receives_points else None for line in preview.player_lines],
+            no_outside_entries_refused=bool(upload.facts.get("no_outside_entries_refused")),
+        )
+    if not any(issue.severity == Severity.ERROR and _blocks_computation(issue) for issue in preview.issues):
+        _compute(preview)
+    _compare_with_previous(preview)
+    return preview
+
+
+def _blocks_computation(issue) -> bool:
+    """Player issues do not stop the computation (the preview still shows the points); file issues do."""
+    return not isinstance(issue, CheckIssue) or issue.code in (
+        "CATEGORY_NOT_ALLOWED",
+        "BOARDS_UNKNOWN",
+        "SANCTION_TOP16_USED",
+    )
+
+
+def _check_event(preview: Preview, today: datetime.date) -> None:
+    upload, event, facts = preview.upload, preview.event, preview.upload.facts
+    if upload.club_id and event.club_number and _same_number(event.club_number, upload.club.number) is False:
+        preview.issues.append(
+            CheckIssue(
+                "CLUB_MISMATCH", Location(path="CLUB"), {"file_club": event.club_number, "club": upload.club.number}
+            )
+        )
+    if event.date and event.date > today:
+        preview.issues.append(CheckIssue("DATE_IN_FUTURE", params={"date": event.date.isoformat()}))
+    organiser_kind = facts.get("organiser_kind", "club")
+    category = facts.get("category")
+    allowed = (DBF_ALLOWED if preview.scheme == "dbf" else HBS_ALLOWED).get(organiser_kind, ())
+    if preview.scheme == "hbs":
+        listed, issues = recognised.upload_issues(upload=upload, on_date=event.date or today)
+        allowed, preview.issues = (*allowed, *listed), preview.issues + issues
+    elif category not in allowed and upload.club_id and event.date:
+        found = sanctions.event_sanction(
+            club=upload.club,
+            category=category,
+            on_date=event.date,
+            special=facts.get("special") or "",
+            event_key=event_key(upload, event),
+        )
+        preview.sanction, preview.sanction_row = found.kind, found.sanction
+        preview.issues += found.issues
+        if found.issues or found.kind != "none":
+            allowed = (*allowed, category)
+    if category not in allowed:
+        rule = (
+            _("§ 403: clubs award BP, districts and circles SP, DBf GP; more needs a sanction (§ 403A–B).")
+            if preview.scheme == "dbf"
+            else _(
+                "H-1: an unlisted event awards black points; other kinds come from the list of recognised tournaments."
+            )
+        )
+        preview.issues.append(
+            CheckIssue(
+                "CATEGORY_NOT_ALLOWED",
+                params={
+                    "organiser": str(upload.club or upload.region or upload.federation),
+                    "category": category,
+                    "rule": rule,
+                },
+            )
+        )
+    if (facts.get("form") or event.form) == "teams":
+        for entry in event.entries():
+            for player in entry.players:
+                if (
+                    player.boards_played is not None
+                    and entry.boards_played
+                    and player.boards_played < entry.boards_played
+                ):
+                    params = {"player": player.name, "boards": player.boards_played, "team_boards": entry.boards_played}
+                    preview.issues.append(CheckIssue("TEAM_SHARE_ESTIMATED", player.where, params))
+    if not (facts.get("boards") or event.boards_played or event.boards_declared):
+        preview.issues.append(CheckIssue("BOARDS_UNKNOWN"))
+    duplicate = (
+        ResultUpload.objects.filter(
+            federation=upload.federation, sha256=upload.sha256, status=ResultUpload.Status.CONFIRMED
+        )
+        .exclude(pk=upload.pk or 0)
+        .first()
+    )
+    if duplicate:
+        preview.issues.append(CheckIssue("DUPLICATE_FILE", params={"date": duplicate.confirmed_at.date().isoformat()}))
+
+
+def _same_number(a: str, b: str) -> bool:
+    """Club and member numbers compare as written, or as numbers when both are digits (``0555002`` = ``555002``)."""
+    a, b = a.strip(), b.strip()
+    return a == b or (a.isdecimal() and b.isdecimal() and int(a) == int(b))
+
+
+def _lookup_keys(number: str) -> list[str]:
+    number = number.strip()
+    keys = [number]
+    if number.isdigit():
+        keys.append(number.lstrip("0") or "0")
+    return keys
+
+
+def _resolve_players(preview: Preview) -> dict[str, list[PlayerLine]]:
+    """Match every participant to a member by number, apply the director's resolutions, and report
+    unknown or missing numbers (an upload never creates a player: design.md § Invariants)."""
+    upload, event = preview.upload, preview.event
+    wanted: set[str] = set()
+    for entry in event.entries():
+        for participant in entry.players:
+            if participant.national_id:
+                wanted.update(_lookup_keys(participant.national_id))
+    for resolution in upload.resolutions.values():
+        if resolution.get("number"):
+            wanted.update(_lookup_keys(resolution["number"]))
+    register = {p.number: p for p in Player.objects.filter(federation=upload.federation, number__in=wanted)}
+
+    def find(number: str) -> Player | None:
+        return next((register[key] for key in _lookup_keys(number) if key in register), None)
+
+    lines: dict[str, list[PlayerLine]] = {}
+    seen: dict[int, PlayerLine] = {}
+    for entry in event.entries():
+        lines[entry.key] = []
+        for index, participant in enumerate(entry.players):
+            line = _resolve_one(preview, entry, index, participant, find)
+            lines[entry.key].append(line)
+            if line.player is not None and line.resolution == "member":
+                if line.player.pk in seen:
+                    other = seen[line.player.pk]
+                    preview.issues.append(
+                        CheckIssue(
+                            "PLAYER_TWICE",
+                            participant.where,
+                            {
+                                "number": line.player.number,
+                                "where_a": other.where.label,
+                                "where_b": line.where.label,
+                                "key": line.key,
+                            },
+                        )
+                    )
+                seen[line.player.pk] = line
+                if line.player.status != Player.Status.MEMBER:
+                    preview.issues.append(
+                        CheckIssue(
+                            "PLAYER_NOT_MEMBER",
+                            participant.where,
+                            {"player": str(line.player), "status": line.player.get_status_display()},
+                        )
+                    )
+    return lines
+
+
+def _resolve_one(preview: Preview, entry: Entry, index: int, participant: Participant, find) -> PlayerLine:
+    key = f"{entry.key}#{index + 1}"
+    name = participant.name or str(_("(no name)"))
+    line = PlayerLine(
+        key=key,
+        name=name,
+        id_in_file=participant.national_id,
+        boards_played=participant.boards_played,
+        player=None,
+        resolution="unresolved",
+        where=participant.where,
+        place_first=entry.place_first,
+        place_last=entry.place_last,
+    )
+    chosen = preview.upload.resolutions.get(key)
+    if chosen:
+        line.resolution = chosen["resolution"]
+        if line.resolution == "member":
+            line.player = find(chosen.get("number", ""))
+            if line.player is None:
+                line.resolution = "unresolved"
+                preview.issues.append(
+                    CheckIssue(
+                        "RESOLUTION_NUMBER_UNKNOWN",
+                        participant.where,
+                        {"number": chosen.get("number"), "name": name, "key": key},
+                    )
+                )
+        return line
+    if participant.national_id:
+        line.player = find(participant.national_id)
+        if line.player is not None:
+            line.resolution = "member"
+            return line
+        preview.issues.append(
+            CheckIssue(
+                "PLAYER_UNKNOWN", participant.where, {"name": name, "number": participant.national_id, "key": key}
+            )
+        )
+    else:
+        preview.issues.append(CheckIssue("PLAYER_UNIDENTIFIED", participant.where, {"name": name, "key": key}))
+    return line
+
+
+def _compute(preview: Preview) -> None:
+    """Run the engine over every ranking group and attach each player's awards to their line."""
+    by_key = {line.key: line for line in preview.player_lines}
+    try:
+        result = scoring.compute(preview)
+    except RequestError as error:
+        preview.issues.append(CheckIssue("ENGINE_REFUSED", params={"field": error.field, "message": error.message}))
+        return
+    except LookupError:
+        preview.issues.append(CheckIssue("RULESET_MISSING", params={"date": preview.event.date.isoformat()}))
+        return
+    for award in result.awards:
+        by_key[award.player].awards.append(award)
+    for group_name, reason in result.nothing_awarded:
+        issue = CheckIssue("NOTHING_AWARDED", params={"group": group_name, "reason": translated_lazy(reason)})
+        preview.issues.append(issue)
+    _compare_supplied_awards(preview)
+
+
+def _compare_supplied_awards(preview: Preview) -> None:
+    """Where the file carries the scoring program's own awards, say where ours differ (formats.md § 1.5.5).
+
+    The program's units are its own federation's, so this is information for the director, never a check.
+    """
+    for group in preview.groups:
+        for line in group.entries:
+            theirs = [award for award in line.entry.supplied_awards if award.amount]
+            ours = line.awards
+            if not theirs and not ours:
+                continue
+            their_text = ", ".join(f"{a.amount}{f' {a.kind}' if a.kind else ''}" for a in theirs) or "0"
+            our_text = ", ".join(f"{amount} {kind}" for kind, amount in ours) or "0"
+            if theirs and their_text != our_text:
+                preview.issues.append(
+                    CheckIssue(
+                        "AWARD_DIFFERS",
+                        line.entry.where,
+                        {"entry": line.entry.number, "theirs": their_text, "ours": our_text},
+                    )
+                )
+
+
+def _compare_with_previous(preview: Preview) -> None:
+    """A re-upload of the same event supersedes the earlier version: show the differences per player."""
+    upload = preview.upload
+    previous = (
+        Tournament.objects.current()
+        .filter(federation=upload.federation, event_key=preview.event_key)
+        .exclude(upload_id=upload.pk or 0)
+        .first()
+    )
+    if previous is None:
+        return
+    preview.previous = previous
+    preview.issues.append(CheckIssue("SUPERSEDES", params={"date": previous.created_at.date().isoformat()}))
+    before: dict[tuple[int, str], int] = {}
+    players: dict[int, Player] = {}
+    for award in previous.awards.select_related("player"):
+        before[(award.player_id, award.kind)] = before.get((award.player_id, award.kind), 0) + award.units
+        players[award.player_id] = award.player
+    after: dict[tuple[int, str], int] = {}
+    for line, award in preview.ledger_awards:
+        after[(line.player.pk, award.kind)] = after.get((line.player.pk, award.kind), 0) + award.units
+        players[line.player.pk] = line.player
+    for key in sorted(set(before) | set(after), key=lambda k: (players[k[0]].last_name, players[k[0]].number, k[1])):
+        if before.get(key, 0) != after.get(key, 0):
+            preview.differences.append(Difference(players[key[0]], key[1], before.get(key, 0), after.get(key, 0)))

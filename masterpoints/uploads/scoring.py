@@ -1,0 +1,253 @@
+"""The bridge between an uploaded event and the points engine of the federation's scheme.
+
+Each ranking group of the file is scored as its own field (a row, a section, one direction of a
+two-winner Mitchell). Player keys handed to the engine are the preview's line keys
+(``entry key#n``), so every award maps back to a line of the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from federation.rulesets import rules_for
+from masterpoints.engine.common import PlayerAward, RequestError
+from masterpoints.engine.dbf import events as dbf_events
+from masterpoints.engine.dbf import team_events as dbf_teams
+from masterpoints.engine.hbs import events as hbs_events
+
+if TYPE_CHECKING:
+    from masterpoints.uploads.preview import GroupLine, Preview
+
+
+@dataclass
+class ScoringResult:
+    awards: list[PlayerAward] = field(default_factory=list)
+    nothing_awarded: list[tuple[str, str]] = field(default_factory=list)
+
+
+def compute(preview: Preview) -> ScoringResult:
+    """Every player's awards for the preview's event under the rule set valid on its date."""
+    if preview.scheme == "hbs":
+        return _hbs(preview)
+    return _dbf(preview)
+
+
+def event_boards(preview: Preview) -> int:
+    """Boards of the event: the director's figure, else those counted in the file, else those it declares."""
+    facts, event = preview.upload.facts, preview.event
+    return int(facts.get("boards") or event.boards_played or event.boards_declared or 0)
+
+
+def event_form(preview: Preview) -> str:
+    return preview.upload.facts.get("form") or preview.event.form
+
+
+def group_label(group: GroupLine) -> str:
+    return group.group.name or str(group.row_number)
+
+
+# --- HBS ------------------------------------------------------------------------------------------------
+
+
+def _hbs(preview: Preview) -> ScoringResult:
+    """HBS: each group is a field of its own; the kinds and S come from the upload's facts: those of the
+    chosen entry of the list of recognised tournaments, else the director's kind and S (H-1, H-4)."""
+    facts = preview.upload.facts
+    rules = rules_for(preview.upload.federation, preview.event.date)
+    strength = Decimal(facts["strength"]) if facts.get("strength") not in (None, "") else None
+    kinds = (hbs_events.KindAward(kind=facts["category"], strength=strength),) if strength is not None else ()
+    if facts.get("kinds"):
+        kinds = tuple(hbs_events.KindAward(kind=kind, strength=Decimal(s)) for kind, s in facts["kinds"])
+    form = event_form(preview)
+    boards = event_boards(preview)
+    result = ScoringResult()
+    for group in preview.groups:
+        entries = tuple(
+            hbs_events.EventEntry(
+                entry=line.entry.key,
+                first=line.entry.place_first,
+                last=line.entry.place_last,
+                boards=line.entry.boards_played,
+                players=tuple(
+                    hbs_events.Participant(player=player.key, boards=_team_boards(form, player, line.entry))
+                    for player in line.players
+                ),
+            )
+            for line in group.entries
+        )
+        event = hbs_events.Event(form=form, entries=entries, kinds=kinds, boards=boards)
+        awards = hbs_events.event_awards(event, rules)
+        if awards and not any(award.units for award in awards):
+            reason = hbs_events.event_scale(event, kinds[0] if kinds else _unlisted(rules), rules).reason
+            result.nothing_awarded.append((group_label(group), reason or ""))
+        result.awards += awards
+    return result
+
+
+def _unlisted(rules) -> hbs_events.KindAward:
+    kind, strength = rules.unlisted_awards[0]
+    return hbs_events.KindAward(kind=kind, strength=strength)
+
+
+def _team_boards(form: str, player, entry) -> int | None:
+    """H-9 needs every team player's boards; a file that does not say counts them as the team's."""
+    if player.boards_played is not None:
+        return player.boards_played
+    return entry.boards_played if form == "teams" else None
+
+
+# --- DBf ------------------------------------------------------------------------------------------------
+
+
+#: The team table an upload uses by category when the director names none (§ 412A, § 413A; GP needs its own).
+DBF_TEAM_TABLES = {"BP": "bp", "SP": "sp_outside_pyramid"}
+
+
+def _dbf(preview: Preview) -> ScoringResult:
+    """DBf: one upload is one scoring part: a playing day for BP (§ 405B6a), the whole tournament for SP/GP
+    (§ 405B7a). Each ranking group is a section; strength rows follow the groups' order (§ 405B5)."""
+    rules = rules_for(preview.upload.federation, preview.event.date)
+    if event_form(preview) == "teams":
+        return _dbf_teams(preview, rules)
+    facts = preview.upload.facts
+    boards = event_boards(preview)
+    split = "strength" if facts.get("split_by_strength") else "random"
+    sections = []
+    for group in preview.groups:
+        entries = tuple(
+            dbf_events.Entry(
+                entry=line.entry.key,
+                first=line.entry.place_first,
+                last=line.entry.place_last,
+                players=tuple(
+                    dbf_events.Player(
+                        player=player.key, boards=player.boards_played or line.entry.boards_played or boards
+                    )
+                    for player in line.players
+                ),
+            )
+            for line in group.entries
+        )
+        sections.append(
+            dbf_events.Section(
+                key=group.group.key,
+                participants=group.group.field_size,
+                boards=boards,
+                entries=entries,
+                row=group.row_number if split == "strength" else 1,
+                met=facts.get("met"),
+                robots=bool(facts.get("robots")),
+            )
+        )
+    event = dbf_events.PairEvent(
+        form=event_form(preview),
+        category=facts["category"],
+        organizer=facts.get("organiser_kind", "club"),
+        parts=(dbf_events.Part(key="", sections=tuple(sections), split=split),),
+        sanction=preview.sanction,  # § 403A–B, found by tournaments.sanctions.event_sanction
+        special=facts.get("special") or "standard",
+    )
+    result = ScoringResult(awards=dbf_events.pair_event_awards(event, rules))
+    _nothing_awarded(preview, result)
+    return result
+
+
+def _dbf_teams(preview: Preview, rules) -> ScoringResult:
+    """A team event: MP per player per match from the file's VP (§ 406A, § 411B) and, for BP, the bonus for
+    the final placing (§ 412B).
+
+    Files give each player's boards for the whole event, not per match: a player with all of the team's
+    boards played every match in full; one with fewer is taken to have played that share of every match
+    (§ 405A1's share, spread evenly), which the preview flags (TEAM_SHARE_ESTIMATED).
+    """
+    facts, event = preview.upload.facts, preview.event
+    table = DBF_TEAM_TABLES.get(facts["category"])
+    if table is None:
+        raise RequestError("category", "GP team events pay by their own table (§ 414): enter them through the office")
+    lines_of = {line.entry.number: line for group in preview.groups for line in group.entries}
+    matches = []
+    seen = set()
+    for match in event.matches:
+        if match.opponent is None or (match.opponent, match.team, match.round) in seen:
+            continue
+        seen.add((match.team, match.opponent, match.round))
+        if match.boards is None or match.vp is None or match.opponent_vp is None:
+            raise RequestError("matches", f"round {match.round}: the file gives no boards or VP for {match.team}")
+        matches.append(
+            dbf_teams.Match(
+                key=f"{match.round}:{match.team}-{match.opponent}",
+                boards=match.boards,
+                home=dbf_teams.TeamSide(
+                    match.team, _match_players(lines_of[match.team], match.boards), vp=Fraction(match.vp)
+                ),
+                away=dbf_teams.TeamSide(
+                    match.opponent,
+                    _match_players(lines_of[match.opponent], match.boards),
+                    vp=Fraction(match.opponent_vp),
+                ),
+            )
+        )
+    standings = []
+    if facts["category"] == "BP":
+        for group in preview.groups:
+            numbers = {line.entry.number for line in group.entries}
+            played = sum(1 for m in matches if m.home.entry in numbers)
+            per_team = max(2 * played // max(group.group.field_size, 1), 1)  # K, each match counted for both teams
+            boards = matches[0].boards if matches else event_boards(preview)
+            standings.append(
+                dbf_teams.Standing(
+                    key=group.group.key,
+                    teams=group.group.field_size,
+                    matches=per_team,
+                    boards=boards,
+                    entries=tuple(_standing_entry(line, per_team * boards) for line in group.entries),
+                )
+            )
+    team_event = dbf_teams.TeamEvent(
+        category=facts["category"],
+        table=table,
+        matches=tuple(matches),
+        standings=tuple(standings),
+        sanction=preview.sanction,  # § 403B2: a half-MP sanction halves every match
+    )
+    return ScoringResult(awards=dbf_teams.team_event_awards(team_event, rules))
+
+
+def _standing_entry(line, planned: int):
+    """A team in the final placing with the boards it played and each player's boards (§ 411D: half)."""
+    team_boards = line.entry.boards_played or planned
+    return dbf_events.Entry(
+        entry=line.entry.key,
+        first=line.entry.place_first,
+        last=line.entry.place_last,
+        planned_boards=team_boards,
+        players=tuple(
+            dbf_events.Player(player=p.key, boards=p.boards_played if p.boards_played is not None else team_boards)
+            for p in line.players
+        ),
+    )
+
+
+def _match_players(line, match_boards: int) -> tuple:
+    """Each player's boards in one match: their share of the team's boards applied to the match."""
+    team_boards = line.entry.boards_played
+    players = []
+    for player in line.players:
+        boards = match_boards
+        if player.boards_played is not None and team_boards and player.boards_played < team_boards:
+            boards = match_boards * player.boards_played // team_boards
+        players.append(dbf_events.Player(player=player.key, boards=boards))
+    return tuple(players)
+
+
+def _nothing_awarded(preview: Preview, result: ScoringResult) -> None:
+    """Name each group whose every award is zero, with the engine's reason from the explanation."""
+    for group in preview.groups:
+        keys = {player.key for line in group.entries for player in line.players}
+        awards = [a for a in result.awards if a.player in keys]
+        if awards and not any(a.units for a in awards):
+            reason = dict(awards[0].explanation.inputs).get("reason", "")
+            result.nothing_awarded.append((group_label(group), reason))

@@ -1,0 +1,253 @@
+"""Writes of the results upload: store the file, record the director's choices, confirm.
+
+Confirming is one transaction: it recomputes the preview, creates the tournament from it
+(:func:`tournament_create_from_preview`), reverses the version it supersedes and posts the awards through
+:mod:`masterpoints.ledger`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs.models import Club
+from federation.models import Federation, Region
+from federation.services import audit_record
+from masterpoints.ledger import ResultEntry, awards_post_results, awards_reverse_tournament
+from masterpoints.standings.tasks import standings_update_tournament
+from masterpoints.uploads.preview import Preview, build_preview, event_key
+from masterpoints.uploads.scoring import event_boards, event_form
+from office.access import can_act_for_club, can_act_for_region, is_secretariat
+from tournaments.models import Entry, Participation, RankingGroup, ResultUpload, Tournament
+
+RESOLUTIONS = ("member", "guest", "office")
+
+
+def check_organiser(
+    *, actor, federation: Federation, club: Club | None, region: Region | None, trusted: bool = False
+) -> None:
+    """Directors upload for their own club, region officers for their region, the secretariat for all.
+
+    ``trusted`` is only for the server's own command line (``import_results``), never for a web request.
+    """
+    if trusted:
+        return
+    if club is not None:
+        allowed = club.federation_id == federation.pk and can_act_for_club(actor, club)
+    elif region is not None:
+        allowed = region.federation_id == federation.pk and can_act_for_region(actor, region)
+    else:
+        allowed = is_secretariat(actor, federation)
+    if not allowed:
+        raise PermissionDenied(_("You may not upload results for this organiser."))
+
+
+@transaction.atomic
+def results_upload_create(
+    *,
+    actor,
+    federation: Federation,
+    club: Club | None,
+    region: Region | None,
+    data: bytes,
+    filename: str,
+    facts: dict,
+    trusted: bool = False,
+) -> ResultUpload:
+    """Store the uploaded bytes unchanged with their SHA-256, before anything parses them."""
+    check_organiser(actor=actor, federation=federation, club=club, region=region, trusted=trusted)
+    if len(data) > settings.RESULTS_UPLOAD_MAX_BYTES:
+        raise ValidationError(_("The file is larger than the 5 MB limit."), code="FILE_TOO_LARGE")
+    digest = hashlib.sha256(data).hexdigest()
+    upload = ResultUpload(
+        federation=federation,
+        club=club,
+        region=region,
+        uploaded_by=actor if actor is not None and actor.is_authenticated else None,
+        original_name=filename[:255],
+        sha256=digest,
+        size=len(data),
+        facts=facts,
+    )
+    upload.file.save(digest, ContentFile(data), save=False)
+    upload.save()
+    audit_record(
+        actor=actor,
+        action="results.upload.create",
+        target=upload,
+        payload={"sha256": digest, "size": len(data), "file": filename[:255], "facts": facts},
+    )
+    return upload
+
+
+def check_pending(actor, upload: ResultUpload, *, trusted: bool = False) -> None:
+    check_organiser(actor=actor, federation=upload.federation, club=upload.club, region=upload.region, trusted=trusted)
+    if upload.status != ResultUpload.Status.PENDING:
+        raise ValidationError(_("This upload is already %(status)s."), params={"status": upload.get_status_display()})
+
+
+@transaction.atomic
+def results_upload_resolve(*, actor, upload: ResultUpload, player_key: str, resolution: str, number: str = "") -> None:
+    """Record how to treat one player of the file: a member (by number), a guest, or the office's case."""
+    upload = ResultUpload.objects.select_for_update().get(pk=upload.pk)
+    check_pending(actor, upload)
+    if resolution not in RESOLUTIONS:
+        raise ValidationError(_("Unknown choice %(choice)s."), params={"choice": resolution})
+    value = {"resolution": resolution}
+    if resolution == "member":
+        value["number"] = number.strip()
+    upload.resolutions = {**upload.resolutions, player_key: value}
+    upload.save(update_fields=["resolutions"])
+    audit_record(actor=actor, action="results.upload.resolve", target=upload, payload={"player": player_key, **value})
+
+
+@transaction.atomic
+def results_upload_discard(*, actor, upload: ResultUpload) -> None:
+    upload = ResultUpload.objects.select_for_update().get(pk=upload.pk)
+    check_pending(actor, upload)
+    upload.status = ResultUpload.Status.DISCARDED
+    upload.save(update_fields=["status"])
+    audit_record(actor=actor, action="results.upload.discard", target=upload)
+
+
+def _strengths(facts: dict) -> dict[str, str]:
+    """HBS: S per kind, from the chosen entry of the list of recognised tournaments or the director's S (H-1)."""
+    if facts.get("kinds"):
+        return dict(facts["kinds"])
+    return {facts["category"]: facts["strength"]} if facts.get("strength") else {}
+
+
+def tournament_create_from_preview(*, preview: Preview) -> Tournament:
+    """Create the tournament, its groups, entries and participations from a checked preview.
+
+    Runs inside the caller's transaction (``results_upload_confirm``); supersedes the earlier version.
+    """
+    upload, event, facts = preview.upload, preview.event, preview.upload.facts
+    organiser_kind = facts.get("organiser_kind", "club")
+    tournament = Tournament.objects.create(
+        federation=upload.federation,
+        organiser_kind=organiser_kind,
+        club=upload.club,
+        region=upload.region,
+        name=(event.name or upload.original_name)[:200],
+        event_key=event_key(upload, event),
+        date=event.date,
+        form=event_form(preview),
+        category=facts["category"],
+        boards=event_boards(preview),
+        rows=len(preview.groups) if facts.get("split_by_strength") else 1,
+        split_by_strength=bool(facts.get("split_by_strength")),
+        met=facts.get("met"),
+        robots=bool(facts.get("robots")),
+        strengths=_strengths(facts),
+        facts={
+            "format": event.format,
+            "dialect": event.dialect,
+            "program": event.program,
+            "scoring": event.scoring,
+            "encoding": event.encoding.encoding,
+        },
+        upload=upload,
+        supersedes=preview.previous,
+    )
+    for group_line in preview.groups:
+        group = RankingGroup.objects.create(
+            tournament=tournament,
+            key=group_line.group.key,
+            name=group_line.group.name or "",
+            row_number=group_line.row_number,
+            field_size=group_line.group.field_size,
+        )
+        entries = Entry.objects.bulk_create(
+            Entry(
+                group=group,
+                key=line.entry.key,
+                number=line.entry.number,
+                name=(line.entry.name or "")[:200],
+                place_first=line.entry.place_first,
+                place_last=line.entry.place_last,
+                score=line.entry.score,
+                percentage=line.entry.percentage,
+            )
+            for line in group_line.entries
+        )
+        Participation.objects.bulk_create(
+            Participation(
+                entry=entry,
+                player=player.player if player.resolution == "member" else None,
+                name_in_file=player.name[:200],
+                id_in_file=(player.id_in_file or "")[:40],
+                boards_played=player.boards_played,
+                resolution=player.resolution,
+            )
+            for entry, line in zip(entries, group_line.entries, strict=True)
+            for player in line.players
+        )
+    return tournament
+
+
+@transaction.atomic
+def results_upload_confirm(
+    *, actor, upload: ResultUpload, acknowledge_warnings: bool, trusted: bool = False
+) -> Tournament:
+    """Confirm an upload: recompute its preview, refuse it on any error (or unacknowledged warning), then
+    create the tournament and post its awards; a re-upload reverses the earlier version's awards first.
+
+    All in one transaction: either everything is written or nothing is.
+    """
+    upload = (
+        ResultUpload.objects.select_for_update(of=("self",))
+        .select_related("federation", "club", "region")
+        .get(pk=upload.pk)
+    )
+    check_pending(actor, upload, trusted=trusted)
+    preview = build_preview(upload)
+    if preview.event is None or preview.has_errors:
+        raise ValidationError(_("The results have errors; correct them before confirming."), code="has_errors")
+    if preview.has_warnings and not acknowledge_warnings:
+        raise ValidationError(_("Tick the box to confirm that you have read the warnings."), code="warnings")
+    if preview.previous is not None:
+        # Lock the earlier version so two re-uploads of one event cannot both supersede it.
+        Tournament.objects.select_for_update().get(pk=preview.previous.pk)
+        awards_reverse_tournament(actor=actor, tournament=preview.previous, reason=_("superseded by a re-upload"))
+    tournament = tournament_create_from_preview(preview=preview)
+    awards_post_results(
+        actor=actor,
+        tournament=tournament,
+        entries=[
+            ResultEntry(
+                player=line.player,
+                kind=award.kind,
+                units=award.units,
+                part=award.part,
+                place_first=line.place_first,
+                place_last=line.place_last,
+                explanation=award.explanation.as_dict(),
+            )
+            for line, award in preview.ledger_awards
+        ],
+    )
+    upload.status = ResultUpload.Status.CONFIRMED
+    upload.confirmed_at = timezone.now()
+    upload.save(update_fields=["status", "confirmed_at"])
+    audit_record(
+        actor=actor,
+        action="results.upload.confirm",
+        target=tournament,
+        payload={
+            "upload": upload.pk,
+            "sha256": upload.sha256,
+            "awards": len(preview.ledger_awards),
+            "supersedes": preview.previous.pk if preview.previous else None,
+        },
+    )
+    # The affected players' standings, once the awards are committed. Robust: were the broker unreachable,
+    # the confirmed upload stands and the nightly rebuild brings the standings up to date.
+    transaction.on_commit(lambda: standings_update_tournament.delay(tournament.pk), robust=True)
+    return tournament

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from masterpoints.uploads import views
+
+app_name = "uploads"
+urlpatterns = [
+    path("upload/", views.upload, name="upload"),
+    path("uploads/<int:pk>/", views.upload_preview, name="preview"),
+    path("uploads/<int:pk>/discard/", views.upload_discard, name="discard"),
+    path("uploads/<int:pk>/confirm/", views.upload_confirm, name="confirm"),
+]

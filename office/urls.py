@@ -1,0 +1,6 @@
+from django.urls import path
+
+from office import views
+
+app_name = "office"
+urlpatterns = [path("", views.office, name="home")]

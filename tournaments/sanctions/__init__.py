@@ -1,0 +1,1 @@
+"""Sanction applications (DBf § 403): filed by a club, recommended by the district, decided by the secretariat."""
