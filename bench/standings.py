@@ -1,4 +1,4 @@
-"""Standings benchmark (issue 4): full rebuild against a plain GROUP BY, the incremental update after one
+"""Standings benchmark: full rebuild against a plain GROUP BY, the incremental update after one
 40-pair tournament, and the rankings page's latency under 20 concurrent clients against gunicorn.
 
     DATABASE_URL=postgres://… .venv/bin/python bench/standings.py [--players 100000] [--awards 5000000]
@@ -135,7 +135,7 @@ def rebuild_figures(args) -> None:
             return len(cursor.fetchall())
 
     from federation.models import Federation
-    from masterpoints.standings.services import _season_sums
+    from masterpoints.standings.sums import _season_sums
 
     def season_sums():
         # The rebuild's first step alone: the ledger by player and season (the sums the season rows hold),
@@ -257,14 +257,13 @@ def ranking_urls() -> list[str]:
     from clubs.models import Club
     from federation.models import Federation, Region
     from masterpoints.models import Standing
-    from masterpoints.standings.services import season_of
 
     rng = random.Random(7)
     dbf = Federation.objects.get(code="dbf")
     clubs = list(Club.objects.filter(federation=dbf).values_list("pk", flat=True))
     districts = list(Region.objects.filter(federation=dbf, kind="district").values_list("pk", flat=True))
     surnames = ["Jensen", "Nielsen", "Holm", "Dahl", "Bach", "Krogh", "Lund"]
-    season = season_of("dbf", datetime.date.today())
+    season = dbf.scheme_info.season_of(datetime.date.today())
     base = f"/rankings/?federation={dbf.pk}"
     urls = [base, f"{base}&page=3", f"{base}&kind=SP", f"{base}&season={season}"]
     for _ in range(12):

@@ -245,6 +245,14 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 
+# --- the office's own choices (no rule book fixes them) ------------------------------------------------
+#: The title e-mail lists members with at least this percentage of every amount their next rung needs.
+TITLE_MAIL_CLOSE_PERCENT = int(os.environ.get("TITLE_MAIL_CLOSE_PERCENT", "90"))
+#: Seconds between the attempts to send one title e-mail (one more attempt than there are delays).
+TITLE_MAIL_RETRY_DELAYS = (5, 30)
+#: A correction request's document is at most this large.
+CORRECTION_DOCUMENT_MAX_BYTES = 5 * 1024 * 1024
+
 # --- tables ---------------------------------------------------------------------------------------
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 

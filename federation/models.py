@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from federation.appendonly import AppendOnlyModel, AppendOnlyQuerySet
+from federation.schemes import scheme_of
 
 
 class Scheme(models.TextChoices):
@@ -34,6 +35,11 @@ class Federation(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def scheme_info(self):
+        """What is structural about this federation's scheme (:mod:`federation.schemes`)."""
+        return scheme_of(self.scheme)
 
 
 class Region(models.Model):

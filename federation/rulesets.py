@@ -12,30 +12,24 @@ import dataclasses
 import datetime
 
 from federation.models import Federation
-from masterpoints.engine.dbf import rules as dbf_rules
-from masterpoints.engine.hbs import rules as hbs_rules
-
-_SCHEMES = {
-    "dbf": (dbf_rules.DbfRuleSet, dbf_rules.DEFAULT_RULE_SETS, dbf_rules.ruleset_for),
-    "hbs": (hbs_rules.HbsRuleSet, (hbs_rules.HBS_DRAFT,), hbs_rules.ruleset_for),
-}
+from federation.schemes import scheme_of
 
 
 def check_payload(scheme: str, payload: dict) -> None:
     """Refuse a payload the engine cannot read (unknown field, wrong type): ``ValueError`` naming it."""
-    rule_class, built_in, _choose = _SCHEMES[scheme]
+    info = scheme_of(scheme)
     try:
-        rule_class.from_dict({**built_in[-1].to_dict(), **payload})
+        info.rule_set_class.from_dict({**info.current_rules.to_dict(), **payload})
     except (TypeError, KeyError) as error:
         raise ValueError(str(error)) from error
 
 
 def rules_for(federation: Federation, on_date: datetime.date):
     """The engine rule set for ``federation`` on ``on_date``; ``LookupError`` when none is valid yet."""
-    rule_class, built_in, choose = _SCHEMES[federation.scheme]
-    candidates = list(built_in)
-    base = built_in[-1]
+    info = scheme_of(federation)
+    candidates = list(info.built_in)
+    base = info.current_rules
     for row in federation.rule_sets.filter(valid_from__lte=on_date).order_by("valid_from"):
-        stored = rule_class.from_dict({**base.to_dict(), **row.payload}) if row.payload else base
+        stored = info.rule_set_class.from_dict({**base.to_dict(), **row.payload}) if row.payload else base
         candidates.append(dataclasses.replace(stored, valid_from=row.valid_from))
-    return choose(on_date, candidates)
+    return info.choose(on_date, candidates)

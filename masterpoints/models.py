@@ -47,6 +47,10 @@ class Award(AppendOnlyModel):
     explanation = models.JSONField(_("explanation"), default=dict, blank=True)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
     reverses = models.OneToOneField("self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by")
+    #: The correction request whose decision posted this row (HBS transition rule 6; DBf by the office).
+    correction = models.ForeignKey(
+        "masterpoints.CorrectionRequest", on_delete=models.PROTECT, null=True, blank=True, related_name="entries"
+    )
     awarded_on = models.DateField(_("date"), help_text=_("The tournament's date, or the decision's date."))
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
@@ -91,6 +95,7 @@ from masterpoints.cups.models import CupSeries, CupWin  # noqa: E402
 from masterpoints.foreign.models import ForeignConversion, ForeignPoints  # noqa: E402
 from masterpoints.standings.models import SeasonStanding, Standing, StandingsVersion, TitleAchievement  # noqa: E402
 from masterpoints.title_mail.models import TitleMailing  # noqa: E402
+from masterpoints.transition.models import TransitionCredit  # noqa: E402
 
 __all__ = [
     "Award",
@@ -105,4 +110,5 @@ __all__ = [
     "StandingsVersion",
     "TitleAchievement",
     "TitleMailing",
+    "TransitionCredit",
 ]

@@ -1,7 +1,8 @@
-"""Synthetic USEBIO 1.2 result files, written the way Compscore and ScoreBridge write them.
+"""Test factories: players, clubs' members, tournaments, awards and uploads, and synthetic result files.
 
-Used by ``seed_demo`` for a realistic season, by the tests of the upload flow and by ``bench/upload.py``
-(a 400-pair, 3-section file). Deterministic for a given seed.
+The records are the least a test needs, with names and numbers it may override. The files are USEBIO 1.2
+as Compscore and ScoreBridge write them (also used by ``bench/upload.py`` and ``bench/standings.py``),
+deterministic for a given seed.
 """
 
 from __future__ import annotations
@@ -11,6 +12,67 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
+
+from clubs.models import ClubMembership
+from federation.models import Player
+from masterpoints.models import Award
+from masterpoints.uploads.services import results_upload_create
+from tournaments.models import Tournament
+
+#: The date the factories give a tournament or an award unless told otherwise (a DBf 2023 rule-set date).
+DAY = datetime.date(2025, 2, 3)
+
+
+def make_player(federation, number: str, *, first: str = "Ole", last: str | None = None, club=None, **fields):
+    """A registered player; with ``club``, at home there (``ClubMembership.is_home``)."""
+    player = Player.objects.create(
+        federation=federation, number=number, first_name=first, last_name=last or f"L{number}", **fields
+    )
+    if club is not None:
+        ClubMembership.objects.create(player=player, club=club, is_home=True)
+    return player
+
+
+def make_players(federation, numbers: Sequence[str], *, first: str = "Ole") -> list:
+    """One registered player per number, named after it."""
+    return [make_player(federation, number, first=first, last=number) for number in numbers]
+
+
+def make_tournament(federation, club, *, category: str = "BP", key: str = "t1", day: datetime.date = DAY, **fields):
+    """A confirmed club pairs tournament of 24 boards, with no groups."""
+    values = {"name": "Mandagsturnering", "form": "pairs", "boards": 24, **fields}
+    return Tournament.objects.create(
+        federation=federation, organiser_kind="club", club=club, event_key=key, date=day, category=category, **values
+    )
+
+
+def post_award(player, kind: str, units: int, *, day: datetime.date = DAY, source: str = "manual", **fields):
+    """One ledger row for ``player`` (an office entry unless ``source`` says otherwise)."""
+    fields.setdefault("reason", "" if source == "result" else "entered by the office")
+    return Award.objects.create(
+        federation_id=player.federation_id,
+        player=player,
+        kind=kind,
+        units=units,
+        source=source,
+        awarded_on=day,
+        **fields,
+    )
+
+
+def make_upload(federation, club, data: bytes, *, actor=None, filename: str = "results.xml", **facts):
+    """A stored upload of ``data`` for ``club`` (the server's own import when ``actor`` is ``None``)."""
+    values = {"organiser_kind": "club", "form": "", "boards": None, **facts}
+    return results_upload_create(
+        actor=actor,
+        federation=federation,
+        club=club,
+        region=None,
+        data=data,
+        filename=filename,
+        facts=values,
+        trusted=actor is None,
+    )
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ class HbsFederationForm(forms.ModelForm):
 
     def clean_federation(self):
         federation = self.cleaned_data["federation"]
-        if federation.scheme != "hbs":
+        if not federation.scheme_info.recognised_list:
             raise forms.ValidationError(_("This is an HBS rule; choose an HBS federation."))
         return federation
 

@@ -45,6 +45,8 @@ class ResultUpload(models.Model):
     original_name = models.CharField(_("file name"), max_length=255)
     sha256 = models.CharField(_("SHA-256"), max_length=64, db_index=True)
     size = models.PositiveIntegerField(_("size in bytes"))
+    #: What the content is, as sniffed at upload (``usebio``, ``pbn``, ``text`` …); the reader's own
+    #: name for it (``usebio``, ``pbn``, ``csv``) once the upload is confirmed.
     format = models.CharField(_("format"), max_length=20, blank=True)
     facts = models.JSONField(_("tournament facts"), default=dict, blank=True)
     resolutions = models.JSONField(_("player resolutions"), default=dict, blank=True)
@@ -79,8 +81,6 @@ class Tournament(models.Model):
         _("event key"), max_length=300, help_text=_("Club, date and event id or description: the re-upload key.")
     )
     date = models.DateField(_("date"))
-    end_date = models.DateField(_("last day"), null=True, blank=True)
-    playing_days = models.PositiveSmallIntegerField(_("playing days"), default=1)
     form = models.CharField(_("form"), max_length=12, choices=Form.choices)
     category = models.CharField(
         _("category"), max_length=8, choices=PointKind.choices, help_text=_("DBf: BP, SP or GP; HBS: the main kind.")
@@ -95,7 +95,9 @@ class Tournament(models.Model):
     strengths = models.JSONField(
         _("HBS strengths"), default=dict, blank=True, help_text=_('HBS: S per point kind, e.g. {"black": "1.0"}.')
     )
-    facts = models.JSONField(_("further facts"), default=dict, blank=True)
+    #: What the results file was: format, dialect, scoring program, scoring method, encoding read ("facts"
+    #: are only ever the director's statements on the upload, ``ResultUpload.facts``).
+    file_info = models.JSONField(_("results file"), default=dict, blank=True)
     upload = models.OneToOneField(
         ResultUpload, on_delete=models.PROTECT, null=True, blank=True, related_name="tournament"
     )

@@ -47,7 +47,7 @@ refusal = refusals(REFUSALS)
 def _check_secretariat(actor, federation: Federation) -> None:
     if not is_secretariat(actor, federation):
         raise PermissionDenied(_("Only the federation's secretariat keeps the list and its approvals."))
-    if federation.scheme != "hbs":
+    if not federation.scheme_info.recognised_list:
         raise refusal("NOT_HBS")
 
 

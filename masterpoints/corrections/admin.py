@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.admin_actions import decide_with_reason
 from federation.admin_base import DecidedByActionsAdmin
 from masterpoints.corrections.forms import CorrectionDecideForm
-from masterpoints.corrections.services import SCHEME_KINDS, correction_assign, correction_decide, correction_window_save
+from masterpoints.corrections.services import correction_assign, correction_decide, correction_window_save
 from masterpoints.models import CorrectionRequest, CorrectionWindow
 
 
@@ -51,7 +51,7 @@ class CorrectionRequestAdmin(DecidedByActionsAdmin):
         correction = get_object_or_404(CorrectionRequest.objects.select_related("player", "award", "tournament"), pk=pk)
         form = CorrectionDecideForm(
             request.POST or None,
-            kinds=SCHEME_KINDS[correction.federation.scheme],
+            kinds=correction.federation.scheme_info.kinds,
             has_award=correction.award_id is not None,
         )
         if request.method == "POST" and form.is_valid():

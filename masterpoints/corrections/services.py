@@ -35,11 +35,9 @@ from office.models import Officer
 from tournaments.models import Tournament
 
 #: Schemes whose rules take correction requests only in a window, and the rule that says so.
-WINDOWED_SCHEMES = {"hbs": "HBS transition rule 6"}
 #: The point kinds of each scheme (a correction posts only its federation's kinds).
-SCHEME_KINDS = {"dbf": ("BP", "SP", "GP"), "hbs": ("black", "red", "master")}
 #: Documents are kept as evidence, never rendered: a size limit and a list of ordinary document types.
-DOCUMENT_MAX_BYTES = getattr(settings, "CORRECTION_DOCUMENT_MAX_BYTES", 5 * 1024 * 1024)
+DOCUMENT_MAX_BYTES = settings.CORRECTION_DOCUMENT_MAX_BYTES
 DOCUMENT_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".txt", ".csv", ".xml", ".pbn", ".xlsx", ".docx", ".odt")
 
 Status = CorrectionRequest.Status
@@ -126,7 +124,7 @@ def correction_window_save(*, actor, window: CorrectionWindow) -> CorrectionWind
 
 def open_window(federation, today: datetime.date) -> bool | None:
     """Whether a correction window is open today; ``None`` for a federation whose rules set no window."""
-    if federation.scheme not in WINDOWED_SCHEMES:
+    if not federation.scheme_info.correction_window_rule:
         return None
     return CorrectionWindow.objects.filter(federation=federation, opens_on__lte=today, closes_on__gte=today).exists()
 
@@ -179,7 +177,8 @@ def correction_request_file(
         windows = ", ".join(
             f"{w.opens_on:%Y-%m-%d} – {w.closes_on:%Y-%m-%d}" for w in federation.correction_windows.all()
         )
-        raise refusal("WINDOW_CLOSED", rule=WINDOWED_SCHEMES[federation.scheme], windows=windows or _("none set"))
+        rule = federation.scheme_info.correction_window_rule
+        raise refusal("WINDOW_CLOSED", rule=rule, windows=windows or _("none set"))
     correction = CorrectionRequest(
         federation=federation, player=player, tournament=tournament, award=award, text=text.strip(), requested_by=actor
     )
@@ -280,7 +279,7 @@ def correction_decide(
         },
     )
     if entries:
-        # The player's standings, once the entries are committed (issue 4).
+        # The player's standings, once the entries are committed.
         standings_update_players.delay_on_commit(federation.pk, [correction.player_id])
     notify(
         template="correction_decided",
@@ -293,7 +292,7 @@ def correction_decide(
 
 def _entries(actor, correction: CorrectionRequest, reason: str, reverse_award: bool, adjustments) -> list[Award]:
     player, federation = correction.player, correction.federation
-    kinds = SCHEME_KINDS[federation.scheme]
+    kinds = federation.scheme_info.kinds
     for kind, units in adjustments:
         if kind not in kinds:
             raise refusal("KIND_NOT_OF_SCHEME", kind=kind, kinds=", ".join(kinds))
@@ -323,7 +322,7 @@ def _entries(actor, correction: CorrectionRequest, reason: str, reverse_award: b
                 place_first=award.place_first,
                 place_last=award.place_last,
                 reason=reason[:300],
-                explanation={"correction": correction.pk},
+                correction=correction,
                 reverses=award,
                 awarded_on=award.awarded_on,
                 created_by=actor,
@@ -338,7 +337,7 @@ def _entries(actor, correction: CorrectionRequest, reason: str, reverse_award: b
             source=Award.Source.CORRECTION,
             tournament=tournament,
             reason=reason[:300],
-            explanation={"correction": correction.pk},
+            correction=correction,
             awarded_on=on,
             created_by=actor,
         )

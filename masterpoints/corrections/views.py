@@ -112,7 +112,7 @@ def correction_new(request):
 @login_required
 def correction_detail(request, pk: int):
     correction = _correction_for(request, pk)
-    entries = Award.objects.filter(explanation__correction=correction.pk).order_by("pk")
+    entries = Award.objects.filter(correction=correction).order_by("pk")
     return render(request, "masterpoints/correctionrequest_detail.html", {"correction": correction, "entries": entries})
 
 

@@ -37,7 +37,6 @@ from federation.models import Federation, Player
 from federation.refusals import refusals
 from federation.services import audit_record
 from masterpoints.models import Award, CupSeries, CupWin
-from masterpoints.standings.services import season_dates, season_of
 from office.access import is_secretariat
 from tournaments.models import Tournament
 
@@ -70,7 +69,7 @@ refusal = refusals(REFUSALS)
 
 
 def _require_dbf(federation: Federation) -> None:
-    if federation.scheme != "dbf":
+    if not federation.scheme_info.cups:
         raise refusal("NOT_DBF", federation=str(federation))
 
 
@@ -98,7 +97,7 @@ def cup_ranking(*, federation: Federation, cup: str, season: int, limit: int | N
     """The season's players by BP (bronze) or MP (gold) won in Denmark, best first (§ 451C–E), with the
     bronze cup's eligibility (§ 451D: not a player who won it earlier in the series)."""
     _require_dbf(federation)
-    first, last = season_dates("dbf", season)
+    first, last = federation.scheme_info.season_dates(season)
     totals = (
         _danish_awards(federation, CUP_KINDS[cup], first, last)
         .values("player_id")
@@ -175,7 +174,7 @@ def cup_win_record(
         raise PermissionDenied(_("Only the secretariat records the cups."))
     today = today or timezone.localdate()
     label = dict(Cup.choices)[cup]
-    end = season_dates("dbf", season)[1]
+    end = federation.scheme_info.season_dates(season)[1]
     if today <= end:
         raise refusal("SEASON_RUNNING", season=season, end=end.isoformat())
     series = series_for(federation, cup, season)
@@ -289,8 +288,9 @@ def top16(
     for one playing time or club-wide: the first 16 qualify, the next members are the reserves. Members
     tied on the 16th place all show as qualified and ``tied`` (the rules do not say; the club decides)."""
     _require_dbf(club.federation)
-    season = season if season is not None else season_of("dbf", today or timezone.localdate())
-    first, last = season_dates("dbf", season)
+    info = club.federation.scheme_info
+    season = season if season is not None else info.season_of(today or timezone.localdate())
+    first, last = info.season_dates(season)
     tournaments = Tournament.objects.current().filter(club=club, date__range=(first, last))
     if playing_time is not None:
         times = tournament_playing_times(club, tournaments.values_list("pk", "date"))

@@ -20,12 +20,11 @@ from federation.selectors import federation_asked
 from masterpoints.cups.services import Cup, cup_decision, cup_keeper, cup_ranking, cup_win_record, series_for, top16
 from masterpoints.numbers import shown_units
 from masterpoints.public.tables import shown_name
-from masterpoints.standings.services import season_label, season_of
 from office.access import can_act_for_club, is_secretariat
 
 
 def _federation(request) -> Federation:
-    federation = federation_asked(request, "dbf")
+    federation = federation_asked(request, "cups")
     if federation is None:
         raise PermissionDenied(_("No federation here keeps cups (§ 451C–E are DBf's)."))
     return federation
@@ -55,7 +54,8 @@ def _lines(lines, see_hidden: bool, decimals: int = 0):
 def cup_list(request):
     """A cup's season ranking (§ 451D–E, MP won in Denmark only, § 451C), its winners and its keeper."""
     federation = _federation(request)
-    current = season_of("dbf", timezone.localdate())
+    info = federation.scheme_info
+    current = info.season_of(timezone.localdate())
     season = _int(request.GET.get("season"), current)
     cup = _cup(request.GET.get("cup"))
     see_hidden = is_secretariat(request.user, federation)
@@ -67,8 +67,8 @@ def cup_list(request):
         "cup_label": dict(Cup.choices)[cup],
         "cups": Cup.choices,
         "season": season,
-        "season_label": season_label("dbf", season),
-        "seasons": [(s, season_label("dbf", s)) for s in range(current, current - 10, -1)],
+        "season_label": info.season_label(season),
+        "seasons": [(s, info.season_label(s)) for s in range(current, current - 10, -1)],
         "lines": _lines(cup_ranking(federation=federation, cup=cup, season=season, limit=25), see_hidden, decimals),
         "decimals": decimals,
         "series": series,
@@ -88,7 +88,8 @@ def cup_report(request):
     federation = _federation(request)
     if not is_secretariat(request.user, federation):
         raise PermissionDenied(_("The cup report is the secretariat's."))
-    season = _int(request.GET.get("season") or request.POST.get("season"), season_of("dbf", timezone.localdate()) - 1)
+    info = federation.scheme_info
+    season = _int(request.GET.get("season") or request.POST.get("season"), info.season_of(timezone.localdate()) - 1)
     if request.method == "POST":
         cup = _cup(request.POST.get("cup"))
         chosen = request.POST.get("player")
@@ -120,7 +121,7 @@ def cup_report(request):
     context = {
         "federation": federation,
         "season": season,
-        "season_label": season_label("dbf", season),
+        "season_label": info.season_label(season),
         "reports": reports,
     }
     return render(request, "masterpoints/cup_report.html", context)
@@ -133,9 +134,10 @@ def _top16_lines(lines, see_hidden: bool):
 def top16_list(request, pk: int):
     """§ 452A: the club's top-16 per playing time (or club-wide) from the season's BP in its tournaments."""
     club = get_object_or_404(Club.objects.select_related("federation"), pk=pk)
-    if club.federation.scheme != "dbf":
+    info = club.federation.scheme_info
+    if not info.cups:
         raise PermissionDenied(_("Top-16 lists are DBf's (§ 452)."))
-    current = season_of("dbf", timezone.localdate())
+    current = info.season_of(timezone.localdate())
     season = _int(request.GET.get("season"), current)
     playing_times = list(club.playing_times.filter(active=True))
     chosen = _int(request.GET.get("playing_time"), 0)
@@ -145,8 +147,8 @@ def top16_list(request, pk: int):
     context = {
         "club": club,
         "season": season,
-        "season_label": season_label("dbf", season),
-        "seasons": [(s, season_label("dbf", s)) for s in range(current, current - 5, -1)],
+        "season_label": info.season_label(season),
+        "seasons": [(s, info.season_label(s)) for s in range(current, current - 5, -1)],
         "playing_times": playing_times,
         "playing_time": playing_time,
         "lines": [{**item, "bp": item["line"].bp} for item in _top16_lines(lines, see_hidden)],

@@ -7,6 +7,7 @@ Amounts are exact (``Fraction`` or ``Decimal``) until the final rounding, which 
 from __future__ import annotations
 
 import math
+import string
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -224,19 +225,125 @@ def tie_share(raw: Callable[[int], Fraction], first: int, last: int) -> Fraction
 KIND_DECIMALS: dict[str, int] = {"BP": 0, "SP": 1, "GP": 2, "black": 0, "red": 0, "master": 0}
 
 
+# --- why nothing (or a zero) is awarded -----------------------------------------------------------------
+
+#: The engine's reasons, one per kind, as English templates (``{name}`` are the reason's parameters;
+#: ``{form:a}`` writes the form with its article: "an individual", "a pairs"). The English text is the
+#: engine's own (the CLI's ``reason``, engine-cli.md); pages translate by the code (``masterpoints.engine_text``).
+REASON_TEMPLATES: dict[str, str] = {
+    # DBf § 405B6c: n1 = 0 below 12 boards per playing day.
+    "BP_TOO_FEW_BOARDS": "too few boards: {boards} < {need} per playing day, no BP ({rule})",
+    # DBf § 405B7c (SP, 27 boards) and § 405B7g (GP at a club, 54 boards), on the whole tournament.
+    "SPGP_TOO_FEW_BOARDS": "too few boards: {boards} < {need} in the tournament, no {kind} ({rule})",
+    # DBf § 406B2, D-Q15: the pair bonus formula is off; § 451A: the director enters the bonus.
+    "PAIR_BONUS_BY_HAND": (
+        "the § 406B2 pair bonus formula is not confirmed (D-Q15): the director enters it by hand (§ 451A)"
+    ),
+    # DBf § 405A4: the BP team bonus is prorated by boards; none played, no bonus.
+    "NO_BOARDS_NO_BONUS": "no boards were played, so there is no bonus (§ 405A4)",
+    # HBS H-6 (a setting): B ≤ 0 awards nothing instead of 1 per place.
+    "B_NOT_POSITIVE": "B = {b} is not positive and this rule set awards nothing then (H-6 setting)",
+    # HBS H-3: the paid share of the field, rounded as set, pays no place.
+    "NO_PLACE_PAID": "{share} % of {n} rounded {rounding} pays no place (H-3)",
+    # HBS H-3: an entry wholly beyond the n paid places.
+    "PLACE_NOT_PAID": "place {place} lies beyond the {n} paid places (H-3)",
+    # HBS rule 6, H-9: a team player needs 33 % of the team's boards.
+    "TEAM_SHARE_TOO_SMALL": "played less than {share} (rule 6, H-9)",
+    # HBS H-5, H-9: a player needs 33 % of the boards of a won match.
+    "MATCH_SHARE_TOO_SMALL": "played less than {share} of the match (H-9)",
+    # HBS H-5 (provisional): a match scores per win only from 16 boards.
+    "MATCH_TOO_SHORT_FOR_WIN": "a match of {boards} boards is not scored per win: it needs {need} (H-5)",
+    # HBS rule 5, H-10: a field below the minimum of its form scores nothing.
+    "FIELD_BELOW_MINIMUM": (
+        "field below the minimum: {n} {noun} took part, {form:a} tournament needs at least {minimum} {noun} "
+        "to score (rule 5, H-10); nothing is awarded"
+    ),
+}
+
+
+class _ReasonFormatter(string.Formatter):
+    """``str.format`` with one extra spec: ``{form:a}`` puts the English article before the value."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "a":
+            return f"{'an' if str(value)[:1] in 'aeiou' else 'a'} {value}"
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _ReasonFormatter()
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why nothing (or a zero) is awarded: a stable code of :data:`REASON_TEMPLATES` and its parameters.
+
+    ``params`` are (name, value) pairs of plain strings (numbers as the engine writes them, rule ids,
+    fixed words such as ``pairs``), so a page can say the same in its reader's language by the code and
+    the ledger can store it as JSON. :attr:`text` is the engine's English sentence.
+    """
+
+    code: str
+    params: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.code not in REASON_TEMPLATES:
+            raise ValueError(f"unknown reason code {self.code!r}")
+
+    @classmethod
+    def of(cls, code: str, **params: object) -> Reason:
+        """``Reason.of("PLACE_NOT_PAID", place="7", n=6)``: every parameter as text."""
+        return cls(code, tuple((name, str(value)) for name, value in params.items()))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Reason:
+        """Back from :meth:`as_dict` (as stored in an explanation)."""
+        return cls.of(str(data["code"]), **dict(data.get("params") or {}))
+
+    @property
+    def values(self) -> dict[str, str]:
+        return dict(self.params)
+
+    @property
+    def text(self) -> str:
+        """The English sentence (the CLI's ``reason``)."""
+        return _FORMATTER.format(REASON_TEMPLATES[self.code], **self.values)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "params": self.values}
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def reason_answer(reason: Reason | None) -> dict[str, Any]:
+    """The CLI's fields for a reason: ``reason`` (the English sentence), ``reason_code``, ``reason_params``."""
+    if reason is None:
+        return {}
+    return {"reason": reason.text, "reason_code": reason.code, "reason_params": reason.values}
+
+
 @dataclass(frozen=True)
 class Explanation:
     """Why an award is this many points: the rule ids applied and the inputs, in reading order.
 
     ``inputs`` holds (name, value) pairs with values as strings (``("N", "40")``, ``("Q", "0.713940")``)
-    so the site can store them as JSON and show them to the director and the player unchanged.
+    so the site can store them as JSON and show them to the director and the player unchanged. ``reason``
+    says why nothing (or a zero) is awarded, when so; its English text is also the ``reason`` input.
     """
 
     rules: tuple[str, ...]
     inputs: tuple[tuple[str, str], ...] = ()
+    reason: Reason | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"rules": list(self.rules), "inputs": dict(self.inputs)}
+        out: dict[str, Any] = {"rules": list(self.rules), "inputs": dict(self.inputs)}
+        if self.reason is not None:
+            out["reason"] = self.reason.as_dict()
+        return out
+
+    def because(self, reason: Reason, *rules: str) -> Explanation:
+        """This explanation with ``reason`` (as the reason and as the ``reason`` input) and more rule ids."""
+        return Explanation((*self.rules, *rules), (*self.inputs, ("reason", reason.text)), reason)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ class ForeignConversionForm(forms.ModelForm):
 
     def clean_federation(self):
         federation = self.cleaned_data["federation"]
-        if federation.scheme != "dbf":
+        if not federation.scheme_info.foreign_points:
             raise forms.ValidationError(_("Foreign MP are a DBf rule (§ 401B); choose a DBf federation."))
         return federation
 
@@ -132,7 +132,3 @@ class ForeignPointsAdmin(admin.ModelAdmin):
                 actor=request.user, registration=obj, approve=False, reason=reason
             ),
         )
-
-
-# The title e-mails and the cups (issue 5, part 2), and the standings with the register of titles and the
-# rebuild button (issue 4), register their admin pages there.

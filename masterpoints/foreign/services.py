@@ -52,7 +52,7 @@ refusal = refusals(REFUSALS)
 def _check_secretariat(actor, federation: Federation) -> None:
     if not is_secretariat(actor, federation):
         raise PermissionDenied(_("Foreign MP are registered in the secretariat (§ 401B)."))
-    if federation.scheme != "dbf":
+    if not federation.scheme_info.foreign_points:
         raise refusal("NOT_DBF")
 
 
@@ -130,7 +130,7 @@ def registration_units(
     *, federation: Federation, country: str, kind: str, amount, earned_on: datetime.date, today: datetime.date
 ) -> int:
     """The foreign units of a registration, or the refusal: country, kind, amount and date (§ 401B)."""
-    if federation.scheme != "dbf":
+    if not federation.scheme_info.foreign_points:
         raise refusal("NOT_DBF")
     if country not in (*UNCONVERTED, *CONVERTED):
         raise refusal("COUNTRY_UNKNOWN")

@@ -33,8 +33,7 @@ def calculator(request):
         except RequestError as error:
             form.add_engine_error(error.field, error.message)
     # The scheme whose symbols the answer's explanation uses (the title calculator is DBf's, § 404).
-    scheme = "hbs" if chosen in ("hbs", "category") else "dbf"
-    context = {"forms": forms, "chosen": chosen, "answer": answer, "scheme": scheme}
+    context = {"forms": forms, "chosen": chosen, "form": form, "answer": answer, "scheme": form.scheme}
     if answer and chosen == "title":
         context["stars"] = "★" * answer.get("stars", 0)
         context["next_stars"] = "★" * ((answer.get("next") or {}).get("stars") or 0)

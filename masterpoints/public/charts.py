@@ -14,19 +14,18 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from federation.schemes import SchemeInfo
 from masterpoints.numbers import decimal_separator, kind_label, shown_units
 
 WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 32
 
-_LINES = {
-    "dbf": (("MP", lambda totals: sum(totals.get(k, 0) for k in ("BP", "SP", "GP")), 2),),
-    "hbs": (
-        ("black", lambda totals: totals.get("black", 0), 0),
-        ("red", lambda totals: totals.get("red", 0), 0),
-        ("master", lambda totals: totals.get("master", 0), 0),
-    ),
-}
+
+def _lines(info: SchemeInfo) -> tuple:
+    """The chart's lines: DBf one line of total MP (§ 402: every unit is 0.01 MP); HBS one per kind."""
+    if info.has_mp_total:
+        return (("MP", lambda totals: sum(totals.get(k, 0) for k in info.kinds), 2),)
+    return tuple((kind, lambda totals, kind=kind: totals.get(kind, 0), info.decimals(kind)) for kind in info.kinds)
 
 
 @dataclass(frozen=True)
@@ -48,11 +47,11 @@ def _nice_ceiling(value: int) -> int:
     return 10 * power
 
 
-def points_chart(series: Sequence[tuple[datetime.date, dict[str, int]]], scheme: str) -> Chart | None:
+def points_chart(series: Sequence[tuple[datetime.date, dict[str, int]]], scheme: SchemeInfo) -> Chart | None:
     """The chart of ``series`` (cumulative units per kind after each award day), or ``None`` without awards."""
     if not series:
         return None
-    lines = _LINES[scheme]
+    lines = _lines(scheme)
     first, last = series[0][0], max(series[-1][0], series[0][0] + datetime.timedelta(days=1))
     span = (last - first).days
     values = [[value(totals) for _day, totals in series] for _kind, value, _d in lines]

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
 from federation.models import Federation, Region
+from federation.schemes import FALLBACK, SchemeInfo
 from masterpoints.models import Standing
 from masterpoints.public import selectors
 
@@ -114,7 +115,7 @@ class StandingFilter(django_filters.FilterSet):
         federation = next((f for f in federations if str(f.pk) == chosen), federations[0] if federations else None)
         if federation is not None:
             data["federation"] = str(federation.pk)
-            data.setdefault("kind", selectors.RANKING_KINDS[federation.scheme][0][0])
+            data.setdefault("kind", federation.scheme_info.ranking_kinds[0].value)
             data.setdefault("official", "yes" if selectors.official_by_default(federation) else "no")
         super().__init__(data, *args, request=request, **kwargs)
         self.federation = federation
@@ -127,13 +128,11 @@ class StandingFilter(django_filters.FilterSet):
             self.filters[name].extra["widget"] = FastSelect(options_html=options)
         self.filters["rung"].extra["choices"] = choices["rung"]
         self.filters["season"].extra["choices"] = choices["season"]
-        self.filters["kind"].extra["choices"] = [
-            (value, label) for value, label, _c in selectors.RANKING_KINDS[federation.scheme]
-        ]
+        self.filters["kind"].extra["choices"] = [(k.value, k.label) for k in federation.scheme_info.ranking_kinds]
 
     @property
-    def scheme(self) -> str:
-        return self.federation.scheme if self.federation else "dbf"
+    def scheme(self) -> SchemeInfo:
+        return self.federation.scheme_info if self.federation else FALLBACK
 
     @property
     def chosen_season(self) -> int | None:

@@ -11,7 +11,14 @@ from federation.forms import DecimalInput
 
 
 class CalculatorForm(forms.Form):
-    """Base: ``engine_request()`` builds the JSON request; engine errors come back on the named field."""
+    """Base: ``engine_request()`` builds the JSON request; engine errors come back on the named field.
+
+    ``scheme`` is the scheme whose symbols the answer's explanation uses; ``shows_scale`` says whether the
+    answer is a scale (places and points) rather than a title or category."""
+
+    label = ""
+    scheme = ""
+    shows_scale = False
 
     def engine_request(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -22,6 +29,10 @@ class CalculatorForm(forms.Form):
 
 class DbfScaleForm(CalculatorForm):
     """DBf § 406B scale: pairs, individual, mini-teams (the public version of the § 454 spreadsheet)."""
+
+    label = _("DBf scale")
+    scheme = "dbf"
+    shows_scale = True
 
     prefix = "dbf"
     form = forms.ChoiceField(
@@ -105,6 +116,9 @@ class DbfTitleForm(CalculatorForm):
 class HbsScaleForm(CalculatorForm):
     """HBS formula B = (3 + N·T/5)·S·(1 + D/12) − 7 and its spread over half the field."""
 
+    label = _("DBf title")
+    scheme = "dbf"
+
     prefix = "hbs"
     form = forms.ChoiceField(
         label=_("Form"), choices=[("individual", _("individual")), ("pairs", _("pairs")), ("teams", _("teams"))]
@@ -127,6 +141,13 @@ class HbsScaleForm(CalculatorForm):
 
 class HbsCategoryForm(CalculatorForm):
     """HBS categories (H-2): the category for a balance and what is missing for the next one."""
+
+    label = _("HBS category")
+    scheme = "hbs"
+
+    label = _("HBS scale")
+    scheme = "hbs"
+    shows_scale = True
 
     prefix = "category"
     black = forms.IntegerField(label=_("Black points"), min_value=0, initial=0)

@@ -20,46 +20,21 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Sum, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubMembership
 from federation.models import Federation, Player, Region, official_list_q
+from federation.schemes import SchemeInfo, scheme_of
+from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.titles import Balance, missing_units, title_for
 from masterpoints.engine.hbs.categories import category_for
 from masterpoints.models import Award, SeasonStanding, Standing, StandingsVersion, TitleAchievement
-from masterpoints.standings.services import SCHEME_KINDS, LadderBook, season_label, season_of
+from masterpoints.standings.ladders import LadderBook
 from office.access import is_secretariat
 from tournaments.models import Tournament
-
-#: What a list can be ranked by, per scheme: (value, label, field). The first is the default.
-RANKING_KINDS: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "dbf": (
-        ("MP", _("total MP"), "sort_key"),
-        ("BP", _("bronze points"), "bp"),
-        ("SP", _("silver points"), "sp"),
-        ("GP", _("gold points"), "gp"),
-    ),
-    "hbs": (
-        ("category", _("category"), "sort_key"),
-        ("master", _("master points"), "master"),
-        ("red", _("red points"), "red"),
-        ("black", _("black points"), "black"),
-    ),
-}
-
-
-def ranking_key(scheme: str, kind: str | None) -> str:
-    """The column a list of ``scheme`` is ranked by for ``kind`` (the scheme's default when unknown)."""
-    options = RANKING_KINDS[scheme]
-    return next((column for value, _label, column in options if value == kind), options[0][2])
 
 
 def today() -> datetime.date:
     return timezone.localdate()
-
-
-def default_federation() -> Federation | None:
-    return Federation.objects.order_by("name").first()
 
 
 def default_federation_id() -> int | None:
@@ -79,7 +54,7 @@ def standings_version(federation_id: int) -> str:
 
 def official_by_default(federation: Federation) -> bool:
     """HBS publishes only the official list (rule 3; guests on request, rule 4); DBf lists everyone."""
-    return federation.scheme == "hbs"
+    return federation.scheme_info.official_list_by_default
 
 
 # --- the rankings list ---------------------------------------------------------------------------------
@@ -129,9 +104,9 @@ def matching(queryset: QuerySet, text: str, *, see_hidden: bool) -> QuerySet:
     return queryset if see_hidden else queryset.filter(player__hide_name=False)
 
 
-def ranked(queryset: QuerySet, *, scheme: str, kind: str | None) -> QuerySet:
+def ranked(queryset: QuerySet, *, scheme: SchemeInfo | str, kind: str | None) -> QuerySet:
     """Each row's ``place`` in the filtered list (equal keys share it) and the list in that order."""
-    key = ranking_key(scheme, kind)
+    key = scheme_of(scheme).ranking_column(kind)
     home = ClubMembership.objects.filter(is_home=True).select_related("club")
     related = ("player", "player__standing") if queryset.model is SeasonStanding else ("player",)
     return (
@@ -158,9 +133,10 @@ def title_label(title: str, stars: int) -> str:
 def season_choices(federation: Federation) -> list[tuple[int, str]]:
     """Seasons from the first award to today, newest first (the first award read from the date index)."""
     first = Award.objects.filter(federation=federation).aggregate(first=Min("awarded_on"))["first"]
-    current = season_of(federation.scheme, today())
-    oldest = season_of(federation.scheme, first) if first else current
-    return [(season, season_label(federation.scheme, season)) for season in range(current, oldest - 1, -1)]
+    info = federation.scheme_info
+    current = info.season_of(today())
+    oldest = info.season_of(first) if first else current
+    return [(season, info.season_label(season)) for season in range(current, oldest - 1, -1)]
 
 
 def can_see_hidden(user, federation: Federation) -> bool:
@@ -263,36 +239,50 @@ def title_status(player: Player, standing: Standing | None) -> TitleStatus:
     DBf: for each kind alone, the least amount that reaches the next title (§ 404B revaluation included).
     HBS: every kind's missing points are needed (they never convert), and the cheapest higher row.
     """
-    federation = player.federation
-    ladder = LadderBook(federation).on(standing.last_award_on if standing else None)
-    shown = standing.title_rung if standing else 0
-    title = title_label(standing.title, standing.stars) if standing else ""
-    reached = standing.title_reached_on if standing else None
-    if federation.scheme == "dbf":
-        balance = Balance(*(max(0, getattr(standing, k, 0) if standing else 0) for k in ("bp", "sp", "gp")))
-        status = title_for(balance.bp, balance.sp, balance.gp, ladder.rules)
-        computed = title_label(status.title or "", status.stars)
-        following = ladder.rung_of(shown + 1)
-        step = None
-        if following is not None:
-            if status.next is not None and shown == status.rank:
-                units_missing = dict(status.next.missing)
-            else:  # a held title above the computed one: what the rung above the held one needs
-                units_missing = {k: missing_units(balance, k, shown + 1, ladder.rules) for k in SCHEME_KINDS["dbf"]}
-            missing = [
-                (kind, None if units_missing[kind] is None else _amount(units_missing[kind], kind))
-                for kind in SCHEME_KINDS["dbf"]
-            ]
-            step = NextStep(title_label(following.title, following.stars), missing)
-        return TitleStatus(title, reached, computed, shown > status.rank, step)
-    black, red, master = (max(0, getattr(standing, k, 0) if standing else 0) for k in SCHEME_KINDS["hbs"])
-    held = ladder.rung_of(shown).title if shown and ladder.rung_of(shown) else None
-    status = category_for(black, red, master, ladder.rules, held=held)
+    info = player.federation.scheme_info
+    ladder = LadderBook(player.federation).on(standing.last_award_on if standing else None)
+    balances = tuple(max(0, getattr(standing, k.lower(), 0) if standing else 0) for k in info.kinds)
+    held = (
+        standing.title_rung if standing else 0,
+        title_label(standing.title, standing.stars) if standing else "",
+        standing.title_reached_on if standing else None,
+    )
+    if info.kinds_revalue:
+        return _title_status(info, ladder, balances, held)
+    return _category_status(info, ladder, balances, held)
+
+
+def _title_status(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> TitleStatus:
+    """DBf § 404: the next title and, for each kind alone, the least amount that reaches it (§ 404B)."""
+    shown, title, reached = held
+    balance = Balance(*balances)
+    status = title_for(balance.bp, balance.sp, balance.gp, ladder.rules)
+    computed = title_label(status.title or "", status.stars)
+    following = ladder.rung_of(shown + 1)
+    step = None
+    if following is not None:
+        if status.next is not None and shown == status.rank:
+            units_missing = dict(status.next.missing)
+        else:  # a held title above the computed one: what the rung above the held one needs
+            units_missing = {k: missing_units(balance, k, shown + 1, ladder.rules) for k in info.kinds}
+        missing = [
+            (kind, None if units_missing[kind] is None else _amount(units_missing[kind], kind)) for kind in info.kinds
+        ]
+        step = NextStep(title_label(following.title, following.stars), missing)
+    return TitleStatus(title, reached, computed, shown > status.rank, step)
+
+
+def _category_status(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> TitleStatus:
+    """HBS H-2: the next category needs every kind's missing points (they never convert)."""
+    shown, title, reached = held
+    black, red, master = balances
+    kept = ladder.rung_of(shown).title if shown and ladder.rung_of(shown) else None
+    status = category_for(black, red, master, ladder.rules, held=kept)
     step = None
     if status.next is not None:
         step = NextStep(
             title_label(status.next.category, 0),
-            [(kind, str(status.next.missing_of(kind))) for kind in SCHEME_KINDS["hbs"]],
+            [(kind, str(status.next.missing_of(kind))) for kind in info.kinds],
             every_kind_needed=True,
             cheapest=title_label(status.cheapest.category, 0) if status.cheapest else "",
         )
@@ -301,8 +291,6 @@ def title_status(player: Player, standing: Standing | None) -> TitleStatus:
 
 
 def _amount(units: int, kind: str) -> str:
-    from masterpoints.engine.common import KIND_DECIMALS, format_units
-
     return format_units(units, KIND_DECIMALS[kind])
 
 
@@ -331,7 +319,7 @@ def points_over_time(player: Player) -> list[tuple[datetime.date, dict[str, int]
         .annotate(units=Sum("units"))
         .order_by("awarded_on", "kind")
     )
-    totals: dict[str, int] = dict.fromkeys(SCHEME_KINDS[player.federation.scheme], 0)
+    totals: dict[str, int] = dict.fromkeys(player.federation.scheme_info.kinds, 0)
     series: list[tuple[datetime.date, dict[str, int]]] = []
     for row in daily:
         totals[row["kind"]] = totals.get(row["kind"], 0) + row["units"]
@@ -347,16 +335,16 @@ def points_over_time(player: Player) -> list[tuple[datetime.date, dict[str, int]
 
 def club_member_standings(club: Club) -> QuerySet:
     """The standings of a club's current members, best first, each with its place in the club."""
-    scheme = club.federation.scheme
     queryset = in_club(Standing.objects.filter(federation_id=club.federation_id), club)
-    return ranked(queryset, scheme=scheme, kind=None)
+    return ranked(queryset, scheme=club.federation.scheme_info, kind=None)
 
 
 def club_top_scorers(club: Club, *, limit: int = 10) -> QuerySet:
     """The members who earned most in the current season (§ 451C for DBf, the calendar year for HBS)."""
-    season = season_of(club.federation.scheme, today())
+    info = club.federation.scheme_info
+    season = info.season_of(today())
     queryset = in_club(SeasonStanding.objects.filter(federation_id=club.federation_id, season=season), club)
-    return ranked(queryset, scheme=club.federation.scheme, kind=None)[:limit]
+    return ranked(queryset, scheme=info, kind=None)[:limit]
 
 
 def club_tournaments(club: Club, *, limit: int = 20) -> QuerySet:

@@ -11,6 +11,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from federation.schemes import FALLBACK
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.explanations import explanation_html
 from masterpoints.models import Award, Standing
@@ -18,7 +19,6 @@ from masterpoints.numbers import decimal_separator, kind_label, shown_units
 from masterpoints.public.selectors import title_label
 
 #: The point columns each scheme shows, in order.
-SCHEME_COLUMNS = {"dbf": ("mp", "bp", "sp", "gp"), "hbs": ("black", "red", "master")}
 _ALL_POINTS = ("mp", "bp", "sp", "gp", "black", "red", "master")
 _DECIMALS = {"mp": 2, **{kind.lower(): decimals for kind, decimals in KIND_DECIMALS.items()}}
 
@@ -86,8 +86,8 @@ class StandingTable(tables.Table):
         empty_text = _("No player matches these filters.")
 
     def __init__(self, data, *, federation, see_hidden: bool = False, **kwargs):
-        scheme = federation.scheme if federation else "dbf"
-        exclude = [name for name in _ALL_POINTS if name not in SCHEME_COLUMNS[scheme]]
+        shown = (federation.scheme_info if federation else FALLBACK).balance_columns
+        exclude = [name for name in _ALL_POINTS if name not in shown]
         super().__init__(data, exclude=[*exclude, *kwargs.pop("exclude", ())], **kwargs)
         self.federation = federation
         self.see_hidden = see_hidden

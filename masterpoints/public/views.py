@@ -1,6 +1,9 @@
-"""The public pages players use (no login): rankings, a player's page, and the read-only JSON API.
+"""The public pages players use (no login): rankings, a player's page, a tournament's page, and the
+read-only JSON API.
 
-Views are thin: the filter set and the selectors read, the tables render, the services write.
+Views are thin: the filter set and the selectors read, the tables render, the services write. A title or
+category is shown as held: the higher of the computed and the registered rung (§ 404, H-2); HBS lists show
+the official list unless asked otherwise (rule 3; guests on request, rule 4).
 """
 
 from __future__ import annotations
@@ -26,13 +29,14 @@ from django_tables2 import RequestConfig, SingleTableMixin
 from django_tables2.paginators import LazyPaginator
 
 from federation.models import Player
+from federation.schemes import SchemeInfo
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.models import Standing
 from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import StandingFilter
 from masterpoints.public.tables import AwardTable, StandingTable, home_club_name, record_title, shown_name
-from masterpoints.standings.services import SCHEME_KINDS, player_hide_name_set, season_label, season_of
+from masterpoints.standings.services import player_hide_name_set
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_detail
 
@@ -115,7 +119,7 @@ class RankingListView(SingleTableMixin, FilterView):
         if filterset.federation is not None:
             context["federation"] = filterset.federation
             season = filterset.chosen_season
-            context["season_label"] = season_label(filterset.scheme, season) if season else ""
+            context["season_label"] = filterset.scheme.season_label(season) if season else ""
             query = self.request.GET.copy()
             query.pop("page", None)
             context["export_query"] = query
@@ -188,36 +192,34 @@ def player_page(request, code: str, number: str):
     see_hidden = own or selectors.can_see_hidden(request.user, federation)
     awards = AwardTable(selectors.player_awards(player))
     RequestConfig(request, paginate={"per_page": 100}).configure(awards)
-    season = season_of(federation.scheme, selectors.today())
+    info = federation.scheme_info
+    season = info.season_of(selectors.today())
     context = {
         "player": player,
         "federation": federation,
         "name": shown_name(player, see_hidden),
         "own": own,
         "standing": standing,
-        "balances": _balances(federation.scheme, standing),
+        "balances": _balances(info, standing),
         "status": selectors.title_status(player, standing),
         "ranks": selectors.player_ranks(player, standing, club),
         "club": club,
-        "seasons": [
-            (season_label(federation.scheme, row.season), _balances(federation.scheme, row))
-            for row in selectors.player_seasons(player)
-        ],
-        "current_season": season_label(federation.scheme, season),
+        "seasons": [(info.season_label(row.season), _balances(info, row)) for row in selectors.player_seasons(player)],
+        "current_season": info.season_label(season),
         "achievements": [
             (row.reached_on, selectors.title_label(row.title, row.stars))
             for row in selectors.player_achievements(player)
         ],
-        "chart": points_chart(selectors.points_over_time(player), federation.scheme),
+        "chart": points_chart(selectors.points_over_time(player), info),
         "awards": awards,
     }
     return render(request, "masterpoints/player_detail.html", context)
 
 
-def _balances(scheme: str, row) -> list[tuple[str, str]]:
-    """(kind, amount) in the kind's decimals; DBf adds the total in MP first."""
-    out = [("MP", format_units(row.mp if row else 0, 2))] if scheme == "dbf" else []
-    for kind in SCHEME_KINDS[scheme]:
+def _balances(info: SchemeInfo, row) -> list[tuple[str, str]]:
+    """(kind, amount) in the kind's decimals; DBf adds the total in MP first (§ 402)."""
+    out = [("MP", format_units(row.mp if row else 0, 2))] if info.has_mp_total else []
+    for kind in info.kinds:
         out.append((kind, format_units(getattr(row, kind.lower(), 0) if row else 0, KIND_DECIMALS[kind])))
     return out
 
@@ -252,7 +254,7 @@ def _player_json(request, player: Player, standing: Standing | None) -> dict:
         "federation": federation.code,
         "number": player.number,
         "name": None if player.hide_name and not see_hidden else player.full_name,
-        "balances": dict(_balances(federation.scheme, standing)),
+        "balances": dict(_balances(federation.scheme_info, standing)),
         "title": {
             "shown": status.title or None,
             "reached_on": status.reached_on.isoformat() if status.reached_on else None,
@@ -267,7 +269,7 @@ def _player_json(request, player: Player, standing: Standing | None) -> dict:
         },
         "ranks": {"federation": ranks.federation, "district": ranks.district, "club": ranks.club},
         "seasons": {
-            season_label(federation.scheme, row.season): dict(_balances(federation.scheme, row))
+            federation.scheme_info.season_label(row.season): dict(_balances(federation.scheme_info, row))
             for row in selectors.player_seasons(player)
         },
         "url": request.build_absolute_uri(reverse("public:player", args=[federation.code, player.number])),
@@ -349,12 +351,12 @@ def api_rankings(request):
         ]
     )
     see_hidden = selectors.can_see_hidden(request.user, federation)
-    columns = SCHEME_KINDS[federation.scheme]
+    info = federation.scheme_info
     results = []
     for row in rows[:size]:
         player = row.player
-        points = {"MP": format_units(row.mp, 2)} if federation.scheme == "dbf" else {}
-        points.update({kind: format_units(getattr(row, kind.lower()), KIND_DECIMALS[kind]) for kind in columns})
+        points = {"MP": format_units(row.mp, 2)} if info.has_mp_total else {}
+        points.update({kind: format_units(getattr(row, kind.lower()), KIND_DECIMALS[kind]) for kind in info.kinds})
         results.append(
             {
                 "place": row.place,

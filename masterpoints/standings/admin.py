@@ -1,4 +1,4 @@
-"""The admin of the standings (issue 4): derived rows to look at, the register of titles, and a button
+"""The admin of the standings: derived rows to look at, the register of titles, and a button
 that rebuilds every standing from the ledger (the nightly job, on demand)."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class StandingAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("points"))
     def total(self, obj):
-        if obj.federation.scheme == "dbf":
+        if obj.federation.scheme_info.has_mp_total:  # DBf: one MP total (§ 402)
             return f"{obj.amount('MP')} MP"
         return f"{obj.black} / {obj.red} / {obj.master}"
 

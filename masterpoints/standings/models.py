@@ -15,7 +15,7 @@ class BalanceColumns(models.Model):
 
     ``mp`` is the DBf total in hundredths of MP: every DBf unit is 0.01 MP, so it is ``bp + sp + gp``
     (§ 402). ``sort_key`` orders a list: DBf by ``mp``; HBS by category rung, then master, red and black
-    points (see ``masterpoints.standings.hbs_sort_key``).
+    points (see ``masterpoints.standings.sums.hbs_sort_key``).
     """
 
     # Indexed by the subclasses' composite indexes, which all start with the federation.
@@ -46,7 +46,7 @@ class Standing(BalanceColumns):
 
     Derived from the award ledger and kept for fast reading; ``standings_rebuild`` recreates every row
     from the ledger and must give exactly what the incremental updates gave. Ranks are not stored: a rank
-    is one plus the number of better rows in the same scope (see ``masterpoints.selectors``).
+    is one plus the number of better rows in the same scope (see ``masterpoints.public.selectors``).
     """
 
     player = models.OneToOneField(

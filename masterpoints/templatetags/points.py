@@ -4,14 +4,16 @@ the explanation of an award in the reader's language.
 ``{% load points %}``, then ``{{ award.amount|points }}`` for an amount already written with a point,
 ``{{ line.units|units:2 }}`` for integer units and the kind's decimals, ``{{ award.kind|kind }}`` for the
 kind's name, ``{% why award.explanation award.kind %}`` for why an award is this many points,
-``{{ answer.reason|engine_text }}`` for one of the engine's sentences (``tournaments.engine_text``).
+``{{ value|engine_text }}`` for one of the engine's fixed words, ``{{ answer|reason_text }}`` for why nothing is
+awarded, from the reason's code and parameters (a calculator answer, a stored explanation or a reason;
+``masterpoints.engine_text``).
 """
 
 from __future__ import annotations
 
 from django import template
 
-from masterpoints.engine_text import translated
+from masterpoints.engine_text import reason_text, translated
 from masterpoints.explanations import explanation_html
 from masterpoints.numbers import kind_label, shown_amount, shown_units
 
@@ -19,6 +21,7 @@ register = template.Library()
 register.filter("points", shown_amount, is_safe=True)
 register.filter("kind", kind_label, is_safe=True)
 register.filter("engine_text", translated)
+register.filter("reason_text", reason_text)
 
 
 @register.filter(is_safe=True)

@@ -11,7 +11,6 @@ from django_tables2 import RequestConfig
 
 from masterpoints.public import selectors
 from masterpoints.public.tables import ClubStandingTable, SeasonTopTable
-from masterpoints.standings.services import season_label, season_of
 
 register = template.Library()
 
@@ -35,6 +34,6 @@ def club_standings(context, club):
         "club": club,
         "members": members,
         "top": top,
-        "season": season_label(federation.scheme, season_of(federation.scheme, selectors.today())),
+        "season": federation.scheme_info.season_label(federation.scheme_info.season_of(selectors.today())),
         "tournaments": selectors.club_tournaments(club),
     }

@@ -43,18 +43,15 @@ from clubs.models import Club, ClubMembership
 from federation.mail import club_language
 from federation.models import Federation
 from federation.refusals import refusals
+from federation.rulesets import rules_for
+from federation.schemes import scheme_of
 from federation.services import audit_record
 from masterpoints.models import Standing, TitleAchievement, TitleMailing
 from masterpoints.public.selectors import title_label, title_status
-from masterpoints.standings.services import LadderBook
+from masterpoints.standings.ladders import LadderBook
 
 logger = logging.getLogger(__name__)
 
-#: § 451B: "hver måned fra september til april". HBS has no rule of its own; it follows the same months.
-MAIL_MONTHS: dict[str, tuple[int, ...]] = {"dbf": (9, 10, 11, 12, 1, 2, 3, 4), "hbs": (9, 10, 11, 12, 1, 2, 3, 4)}
-#: "Close to the next title": at least this share of every amount the next rung needs (our choice; the rules
-#: name only those who reached a title). A setting: ``TITLE_MAIL_CLOSE_PERCENT``.
-CLOSE_PERCENT_DEFAULT = 90
 
 REFUSALS = {
     "MONTH_FORMAT": _("Give the month as YYYY-MM, not %(value)s."),
@@ -80,10 +77,20 @@ def month_parse(text: str) -> datetime.date:
         raise refusal("MONTH_FORMAT", value=text) from None
 
 
-def month_check(*, scheme: str, month: datetime.date, today: datetime.date) -> None:
-    """§ 451B: a mailing month is September–April and has begun."""
+def mail_rules(federation: Federation, month: datetime.date):
+    """The rule set whose ``title_mail_months`` decide ``month``: the one valid then, else the built-in one."""
+    try:
+        return rules_for(federation, month)
+    except LookupError:
+        return federation.scheme_info.current_rules
+
+
+def month_check(*, scheme, month: datetime.date, today: datetime.date, rules=None) -> None:
+    """§ 451B: a mailing month is one of the rule set's ``title_mail_months`` (September–April) and has begun.
+
+    ``scheme`` is a federation or a scheme code; ``rules`` the rule set to read (default: the built-in one)."""
     label = month.strftime("%Y-%m")
-    if month.month not in MAIL_MONTHS[scheme]:
+    if month.month not in (rules or scheme_of(scheme).current_rules).title_mail_months:
         raise refusal("MONTH_NOT_MAILED", month=label)
     if month > today:
         raise refusal("MONTH_IN_FUTURE", month=label)
@@ -147,11 +154,12 @@ def _announcements(achievements) -> list[Announcement]:
 
 
 def close_members(club: Club, *, exclude: set[int] = frozenset()) -> list[CloseMember]:
-    """Home members with at least ``TITLE_MAIL_CLOSE_PERCENT`` % of every amount the next rung needs.
+    """Home members with at least ``TITLE_MAIL_CLOSE_PERCENT`` % of every amount the next rung needs (our
+    choice: the rules name only those who reached a title).
 
     DBf: the next § 404A title's total T (in hundredths of MP); HBS: each minimum of the next row (H-2).
     """
-    percent = Fraction(getattr(settings, "TITLE_MAIL_CLOSE_PERCENT", CLOSE_PERCENT_DEFAULT), 100)
+    percent = Fraction(settings.TITLE_MAIL_CLOSE_PERCENT, 100)
     federation = club.federation
     book = LadderBook(federation)
     standings = Standing.objects.filter(federation=federation, player_id__in=_home_members(club)).select_related(
@@ -165,7 +173,7 @@ def close_members(club: Club, *, exclude: set[int] = frozenset()) -> list[CloseM
         following = ladder.rung_of(standing.title_rung + 1)
         if following is None:
             continue
-        if federation.scheme == "dbf":
+        if federation.scheme_info.has_mp_total:
             need = [(standing.mp, Fraction(ladder.rules.titles[following.rung - 1].total) * 100)]
         else:
             _name, *minimums = ladder.rules.category_minimums()[following.rung - 1]
@@ -192,7 +200,7 @@ def _message(letter: ClubLetter, month: datetime.date) -> EmailMultiAlternatives
         "month": month,
         "announcements": letter.announcements,
         "close": letter.close,
-        "scheme": club.federation.scheme,
+        "scheme": club.federation.scheme_info,
     }
     with translation.override(club_language(club)):
         subject = " ".join(render_to_string("emails/title_mail_subject.txt", context).split())
@@ -210,7 +218,7 @@ def _message(letter: ClubLetter, month: datetime.date) -> EmailMultiAlternatives
 
 def _send(message: EmailMultiAlternatives) -> tuple[int, str]:
     """Send with retries and back-off on SMTP errors: (attempts used, last error or "")."""
-    delays = tuple(getattr(settings, "TITLE_MAIL_RETRY_DELAYS", (5, 30)))
+    delays = tuple(settings.TITLE_MAIL_RETRY_DELAYS)
     error = ""
     for attempt in range(1, len(delays) + 2):
         try:
@@ -331,7 +339,7 @@ def title_mail_run(
     today = today or timezone.localdate()
     federations = list(federations if federations is not None else Federation.objects.order_by("pk"))
     for federation in federations:
-        month_check(scheme=federation.scheme, month=month, today=today)
+        month_check(scheme=federation, month=month, today=today, rules=mail_rules(federation, month))
     reports = {}
     for federation in federations:
         report = RunReport(month)

@@ -1,4 +1,5 @@
-"""Forms of the HBS transition page (``masterpoints.transition_views``)."""
+"""Forms of the HBS transition page (``masterpoints.transition.views``): the imports of transition rules 1, 3
+and 4 and the what-if parameters of rule 8."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.forms import DecimalInput
 
-#: The imports of the page: (value, label); the services are in ``masterpoints.transition_views``.
+#: The imports of the page: (value, label); the services are ``masterpoints.transition.services.IMPORTS``.
 IMPORT_CHOICES = [
     ("opening", _("Rule 1: opening black points (CSV number,black)")),
     ("held-1991", _("Rule 3: categories held in 1991 (CSV number,category)")),
@@ -31,6 +32,7 @@ class TransitionImportForm(forms.Form):
     )
 
     def clean_file(self):
+        """The uploaded list, refused above the results upload's size limit."""
         upload = self.cleaned_data["file"]
         if upload.size > MAX_BYTES:
             raise forms.ValidationError(
@@ -60,7 +62,7 @@ class WhatIfForm(forms.Form):
     )
 
     def lines(self) -> tuple[list[str], list[str]]:
-        """(``KEY=VALUE`` lines, ``KIND=S`` lines) for ``transition.what_if_parameters``."""
+        """(``KEY=VALUE`` lines, ``KIND=S`` lines) for ``what_if.what_if_parameters`` (transition rule 8)."""
         data = self.cleaned_data
         settings_lines = [line.strip() for line in data["settings"].splitlines() if line.strip()]
         strengths = [

@@ -3,14 +3,13 @@
 - Rule 1: opening black points from the existing list: :func:`transition_opening_import` (CSV
   ``number,black``).
 - Rule 3: players who held a higher category in 1991 are credited half the points it requires:
-  :func:`transition_held_1991_import` (CSV ``number,category``): half (``HBS_TRANSITION_1991_SHARE``) of
+  :func:`transition_held_1991_import` (CSV ``number,category``): half (the rule set's ``transition_1991_share``) of
   the category's red and master minimums, rounded up; a category with neither is not a higher one.
 - Rule 4 with H-2: players whose old category the new rules would not give keep it, and their red and
   master points are topped up to its minimums (never reduced): :func:`transition_keep_categories`
   (CSV ``number,category``) records the category in the title register (never lost) and posts the top-ups.
-- Rule 8: before the final proposal the parameters are checked against past results:
-  :func:`transition_what_if` replays the stored tournaments under other parameters (S, T, the share of
-  places paid, the rounding, any rule-set key) and reports how categories would move. It writes nothing.
+- Rule 8: before the final proposal the parameters are checked against past results: the what-if run,
+  reads only, is ``masterpoints.transition.what_if``.
 
 After each import the players' standings are recomputed in the same transaction, and the categories the
 entries give are registered as announced: they are the lists' starting state (rule 7), not news for the
@@ -26,19 +25,15 @@ from __future__ import annotations
 
 import csv
 import datetime
+import hashlib
 import io
-import json
 import math
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
-from fractions import Fraction
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Max, Sum
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -46,21 +41,25 @@ from federation.models import Federation, Player
 from federation.refusals import refusals
 from federation.rulesets import rules_for
 from federation.services import audit_record
-from masterpoints.engine.hbs import events as hbs_events
 from masterpoints.engine.hbs.categories import category_for
-from masterpoints.engine.hbs.rules import KINDS, HbsRuleSet, number_text
-from masterpoints.models import Award, TitleAchievement
+from masterpoints.engine.hbs.rules import HbsRuleSet
+from masterpoints.models import Award, TitleAchievement, TransitionCredit
 from masterpoints.standings.services import standings_refresh_players
-from office.access import is_secretariat
-from tournaments.models import Tournament
+from masterpoints.transition.selectors import category_rank, ledger_balances
 
-#: The ledger ``part`` of each kind of transition entry: how idempotency finds earlier ones.
+# Rule 8 (reads only) lives in ``what_if``; the command ``hbs_transition`` imports its names from here.
+from masterpoints.transition.what_if import REFUSALS as WHAT_IF_REFUSALS
+from office.access import is_secretariat
+
+#: The ledger ``part`` of each kind of transition entry. Rules 1 and 3 find earlier credits by it (their
+#: idempotency); rule 4 tops up from the balances instead.
 PART_OPENING = "transition rule 1: opening black points"
 PART_1991 = "transition rule 3: 1991 category"
 PART_KEPT = "transition rule 4: kept category"
 
+#: Every refusal of the transition (rules 1, 3, 4 here; rule 8's from ``what_if``): code → message.
 REFUSALS = {
-    "NOT_HBS": _("The transition rules are HBS's; %(federation)s does not use them."),
+    **WHAT_IF_REFUSALS,
     "ENCODING": _("The file is not UTF-8 text."),
     "NOT_CSV": _("line %(line)s: the file cannot be read as CSV (%(error)s)."),
     "HEADER": _("The file needs the columns %(columns)s; its first line has %(found)s."),
@@ -73,8 +72,6 @@ REFUSALS = {
         "line %(line)s: %(category)s requires no red or master points, so it is not one of the higher "
         "categories of transition rule 3."
     ),
-    "BAD_PARAMETER": _("The what-if parameter is not valid: %(error)s"),
-    "BAD_STRENGTH": _("S for %(kind)s must be a decimal number and the kind one of %(kinds)s."),
 }
 
 
@@ -82,8 +79,9 @@ refusal = refusals(REFUSALS)
 
 
 def _check(actor, federation: Federation) -> None:
-    """HBS only; the secretariat (``actor=None``: the office's own shell, through the command)."""
-    if federation.scheme != "hbs":
+    """Refuse a federation without the HBS transition rules (rules 1–8), and an actor who is not its
+    secretariat (``actor=None`` is the office's own shell, through the command)."""
+    if not federation.scheme_info.transition:
         raise refusal("NOT_HBS", federation=str(federation))
     if actor is not None and not is_secretariat(actor, federation):
         raise PermissionDenied(_("Only the secretariat runs the transition."))
@@ -94,13 +92,18 @@ def _check(actor, federation: Federation) -> None:
 
 @dataclass
 class Row:
+    """One data row of an old list: its line in the file, its player, the value of its value column."""
+
     line: int
     player: Player
     value: str
 
 
 def _rows(federation: Federation, data: bytes, value_column: str) -> list[Row]:
-    """``number,<value_column>`` rows with their players; every problem of the file in one refusal."""
+    """The rows of a ``number,<value_column>`` CSV (UTF-8, any column order, blank lines skipped) with their
+    players, in file order. Refused, with every problem and its line in one refusal, when the file cannot be
+    read, has no such columns or rows, or names a player twice or one who does not exist (an import never
+    creates a player)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -138,7 +141,8 @@ def _rows(federation: Federation, data: bytes, value_column: str) -> list[Row]:
 
 @dataclass
 class ImportReport:
-    """What an import did: players credited, players left alone because already credited (idempotency)."""
+    """What an import did: entries posted, categories kept (rule 4), players left alone because already
+    credited (idempotency) and players with nothing to post."""
 
     posted: list[tuple[str, str, int]] = field(default_factory=list)  # (number, kind, units)
     already: list[str] = field(default_factory=list)
@@ -147,11 +151,14 @@ class ImportReport:
 
     @property
     def nothing_posted(self) -> bool:
+        """Whether the import wrote no ledger row and kept no category."""
         return not self.posted and not self.kept
 
 
-def _post(*, federation, player, kind, units, part, reason, on, actor, report) -> None:
-    Award.objects.create(
+def _post(*, federation, player, kind, units, part, reason, on, actor, report) -> Award:
+    """Post one transition entry (a new ledger row, never an edit) and note it in ``report``; ``part`` names
+    the rule (``PART_*``) for the reader."""
+    award = Award.objects.create(
         federation=federation,
         player=player,
         kind=kind,
@@ -163,6 +170,18 @@ def _post(*, federation, player, kind, units, part, reason, on, actor, report) -
         created_by=actor if actor is not None and actor.is_authenticated else None,
     )
     report.posted.append((player.number, kind, units))
+    return award
+
+
+def _credited(federation: Federation, rule: str) -> set[int]:
+    """The players already credited under ``rule`` (rules 1 and 3 credit a player once)."""
+    return set(TransitionCredit.objects.filter(federation=federation, rule=rule).values_list("player_id", flat=True))
+
+
+def _credit(federation: Federation, player: Player, rule: str, awards: list[Award]) -> None:
+    """Record that ``player`` was credited under ``rule``; the unique constraint refuses a second credit."""
+    credit = TransitionCredit.objects.create(federation=federation, player=player, rule=rule)
+    credit.awards.set(awards)
 
 
 def _lock(federation: Federation) -> None:
@@ -179,8 +198,8 @@ def _settle(federation: Federation, rows: list[Row]) -> int:
 
 
 def _finish(*, actor, federation, action: str, data: bytes, report: ImportReport, since: int) -> ImportReport:
-    import hashlib
-
+    """Audit the import (the file's SHA-256 and the report), recompute the standings of the players it
+    credited, and register the categories the entries gave as announced (rule 7); returns ``report``."""
     audit_record(
         actor=actor,
         action=action,
@@ -216,10 +235,12 @@ def _finish(*, actor, federation, action: str, data: bytes, report: ImportReport
 def transition_opening_import(
     *, actor, federation: Federation, data: bytes, on: datetime.date | None = None
 ) -> ImportReport:
-    """Transition rule 1: each player's opening black points from the old list (CSV ``number,black``).
+    """Transition rule 1: post each player's opening black points from the old list (CSV ``number,black``,
+    whole numbers), dated ``on`` (default today), and return what was done.
 
     Posted once per player: a player who already has an opening balance is reported as ``already`` and
-    gets nothing (a correction goes through the commission, rule 6). 0 posts nothing.
+    gets nothing (a correction goes through the commission, rule 6); 0 posts nothing. A file with any bad
+    row posts nothing. Secretariat only.
     """
     _check(actor, federation)
     _lock(federation)
@@ -228,11 +249,7 @@ def transition_opening_import(
     errors = [refusal("BAD_AMOUNT", line=row.line, value=row.value or "–") for row in rows if not _whole(row.value)]
     if errors:
         raise ValidationError(errors)
-    done = set(
-        Award.objects.filter(federation=federation, source=Award.Source.TRANSITION, part=PART_OPENING).values_list(
-            "player_id", flat=True
-        )
-    )
+    done = _credited(federation, TransitionCredit.Rule.OPENING)
     since = _settle(federation, rows)
     report = ImportReport()
     for row in rows:
@@ -242,7 +259,7 @@ def transition_opening_import(
         elif units == 0:
             report.unchanged.append(row.player.number)
         else:
-            _post(
+            award = _post(
                 federation=federation,
                 player=row.player,
                 kind="black",
@@ -253,12 +270,14 @@ def transition_opening_import(
                 actor=actor,
                 report=report,
             )
+            _credit(federation, row.player, TransitionCredit.Rule.OPENING, [award])
     return _finish(
         actor=actor, federation=federation, action="transition.opening", data=data, report=report, since=since
     )
 
 
 def _whole(value: str) -> bool:
+    """Whether ``value`` is a whole number of points, 0 or more (ASCII digits only)."""
     return value.isascii() and value.isdigit()
 
 
@@ -266,7 +285,8 @@ def _whole(value: str) -> bool:
 
 
 def _category_rows(rules: HbsRuleSet, rows: list[Row]) -> dict[str, tuple[int, str, int, int, int]]:
-    """Category name (any case) → (rung, name, black, red, master) for the categories the rows name."""
+    """Category name (lower case) → (rung, name, black, red, master) of the table of ``rules`` (H-2; rung 1
+    the lowest); refused, line by line, when a row names a category not in the table (any case is read)."""
     table = {name.lower(): (index, name, *mins) for index, (name, *mins) in enumerate(rules.category_minimums(), 1)}
     names = ", ".join(name for _i, name, *_m in table.values())
     errors = [
@@ -284,8 +304,10 @@ def transition_held_1991_import(
     *, actor, federation: Federation, data: bytes, on: datetime.date | None = None
 ) -> ImportReport:
     """Transition rule 3: a player who held a higher category in 1991 is credited at the start with half the
-    points it requires (CSV ``number,category``): ``HBS_TRANSITION_1991_SHARE`` (½) of its red and master
-    minimums, each rounded up. Once per player; a category requiring no red or master points is refused."""
+    points it requires (CSV ``number,category``): the rule set's ``transition_1991_share`` (½) of its red and
+    master minimums, each rounded up, dated ``on`` (default today). Once per player (an earlier rule-3 credit
+    is ``already``); a category requiring no red or master points is not a higher one and is refused, and a
+    file with any bad row posts nothing. Secretariat only."""
     _check(actor, federation)
     _lock(federation)
     on = on or timezone.localdate()
@@ -299,12 +321,8 @@ def transition_held_1991_import(
     ]
     if errors:
         raise ValidationError(errors)
-    share = Fraction(str(getattr(settings, "HBS_TRANSITION_1991_SHARE", "1/2")))
-    done = set(
-        Award.objects.filter(
-            federation=federation, source=Award.Source.TRANSITION, part__startswith=PART_1991
-        ).values_list("player_id", flat=True)
-    )
+    share = rules.transition_1991_share
+    done = _credited(federation, TransitionCredit.Rule.HELD_1991)
     since = _settle(federation, rows)
     report = ImportReport()
     for row in rows:
@@ -312,39 +330,28 @@ def transition_held_1991_import(
         if row.player.pk in done:
             report.already.append(row.player.number)
             continue
-        for kind, minimum in (("red", red), ("master", master)):
-            units = math.ceil(minimum * share)
-            if units:
-                _post(
-                    federation=federation,
-                    player=row.player,
-                    kind=kind,
-                    units=units,
-                    part=f"{PART_1991} {name}",
-                    reason=f"held {name} in 1991: {share} of {minimum} {kind}",
-                    on=on,
-                    actor=actor,
-                    report=report,
-                )
+        awards = [
+            _post(
+                federation=federation,
+                player=row.player,
+                kind=kind,
+                units=units,
+                part=f"{PART_1991} {name}",
+                reason=f"held {name} in 1991: {share} of {minimum} {kind}",
+                on=on,
+                actor=actor,
+                report=report,
+            )
+            for kind, minimum in (("red", red), ("master", master))
+            if (units := math.ceil(minimum * share))
+        ]
+        _credit(federation, row.player, TransitionCredit.Rule.HELD_1991, awards)
     return _finish(
         actor=actor, federation=federation, action="transition.held_1991", data=data, report=report, since=since
     )
 
 
 # --- rule 4: old categories are kept -----------------------------------------------------------------------
-
-
-def _balances(federation: Federation, player_ids) -> dict[int, dict[str, int]]:
-    sums: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(KINDS, 0))
-    for player_id, kind, total in (
-        Award.objects.filter(federation=federation, player_id__in=player_ids)
-        .values("player_id", "kind")
-        .annotate(total=Sum("units"))
-        .values_list("player_id", "kind", "total")
-    ):
-        if kind in KINDS:
-            sums[player_id][kind] = total
-    return sums
 
 
 @transaction.atomic
@@ -354,7 +361,8 @@ def transition_keep_categories(
     """Transition rule 4 (H-2): a player whose old category (CSV ``number,category``) the new rules would not
     give keeps it: it is registered in the title register (never lost, not announced as news) and their red
     and master points are topped up to its minimums. Players whose points already give it are unchanged;
-    running it again posts only what is still missing (nothing)."""
+    running it again posts only what is still missing (nothing). Posted and registered as of ``on`` (default
+    today); a file with any bad row posts nothing. Secretariat only."""
     _check(actor, federation)
     _lock(federation)
     on = on or timezone.localdate()
@@ -362,11 +370,10 @@ def transition_keep_categories(
     rows = _rows(federation, data, "category")
     table = _category_rows(rules, rows)
     ids = [row.player.pk for row in rows]
-    balances = _balances(federation, ids)
+    balances = ledger_balances(federation, ids)
     held = defaultdict(int)
     for player_id, rung in TitleAchievement.objects.filter(player_id__in=ids).values_list("player_id", "rung"):
         held[player_id] = max(held[player_id], rung)
-    names = [entry[0] for entry in rules.category_minimums()]
     since = _settle(federation, rows)
     report = ImportReport()
     now = timezone.now()
@@ -374,8 +381,7 @@ def transition_keep_categories(
         rung, name, _black, red, master = table[row.value.lower()]
         have = balances[row.player.pk]
         status = category_for(max(0, have["black"]), max(0, have["red"]), max(0, have["master"]), rules)
-        computed = names.index(status.computed) + 1 if status.computed else 0
-        if computed >= rung:
+        if category_rank(rules, status.computed) >= rung:
             report.unchanged.append(row.player.number)
             continue
         posted_before = len(report.posted)
@@ -411,252 +417,3 @@ IMPORTS = {
     "held-1991": transition_held_1991_import,
     "keep-categories": transition_keep_categories,
 }
-
-
-# --- rule 8: what if ----------------------------------------------------------------------------------------
-
-
-@dataclass
-class WhatIfRow:
-    player: Player
-    current: tuple[int, int, int]
-    alternative: tuple[int, int, int]
-    current_category: str | None
-    alternative_category: str | None
-    move: int  # +1 up, -1 down, 0 same
-
-
-@dataclass
-class WhatIf:
-    rows: list[WhatIfRow]
-    tournaments: int
-    parameters: dict
-
-    @property
-    def up(self) -> int:
-        return sum(1 for row in self.rows if row.move > 0)
-
-    @property
-    def down(self) -> int:
-        return sum(1 for row in self.rows if row.move < 0)
-
-    @property
-    def same(self) -> int:
-        return sum(1 for row in self.rows if row.move == 0)
-
-
-def what_if_rules(base: HbsRuleSet, overrides: dict) -> HbsRuleSet:
-    """``base`` with ``overrides`` (rule-set keys in :meth:`HbsRuleSet.to_dict` form, e.g.
-    ``{"paid_share": "0.4", "paid_rounding": "down", "form_factors": {"pairs": "1.2", …}}``)."""
-    merged = base.to_dict()
-    for key, value in overrides.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = {**merged[key], **value}
-        else:
-            merged[key] = value
-    try:
-        return HbsRuleSet.from_dict(merged)
-    except (ValueError, TypeError, AttributeError, KeyError, ArithmeticError) as exc:
-        # A value of the wrong shape (a list where a table is due, a number too large …) is the user's.
-        raise refusal("BAD_PARAMETER", error=f"{type(exc).__name__}: {exc}") from None
-
-
-def _replay(tournament: Tournament, rules: HbsRuleSet, strengths: dict[str, Decimal]) -> dict[tuple[int, str], int]:
-    """(player id, kind) → units of one stored tournament under ``rules``, group by group as the upload
-    scored it (``tournaments.scoring``); guests count in the field but get nothing."""
-    kinds = dict(tournament.strengths or {}) or {kind: number_text(s) for kind, s in rules.unlisted_awards}
-    kinds.update({kind: str(s) for kind, s in strengths.items() if kind in kinds})
-    awards = tuple(hbs_events.KindAward(kind=kind, strength=Decimal(str(s))) for kind, s in kinds.items())
-    result: dict[tuple[int, str], int] = defaultdict(int)
-    for group in tournament.groups.all():
-        entries = []
-        for entry in group.entries.all():
-            participants = []
-            for participation in entry.participations.all():
-                boards = participation.boards_played
-                key = f"p{participation.player_id}" if participation.player_id else f"guest{participation.pk}"
-                participants.append(hbs_events.Participant(player=key, boards=boards))
-            entries.append(
-                hbs_events.EventEntry(
-                    entry=entry.key, first=entry.place_first, last=entry.place_last, players=tuple(participants)
-                )
-            )
-        if not entries:
-            continue
-        event = hbs_events.Event(form=tournament.form, entries=tuple(entries), kinds=awards, boards=tournament.boards)
-        for award in hbs_events.event_awards(event, rules):
-            if award.units and award.player.startswith("p"):
-                result[(int(award.player[1:]), award.kind)] += award.units
-    return result
-
-
-def transition_what_if(
-    *,
-    federation: Federation,
-    overrides: dict | None = None,
-    strengths: dict[str, str] | None = None,
-    on: datetime.date | None = None,
-) -> WhatIf:
-    """Transition rule 8: replay every current (not superseded) tournament of ``federation`` under the rules
-    in force on its date with ``overrides``, and with S replaced per kind by ``strengths``; compare each
-    player's category now (ledger balances) with the category the alternative would give (ledger balances
-    with the tournaments' result points replaced by the replay's). Held categories (H-2) are left out on
-    both sides: the report shows what the parameters do. Reads only."""
-    if federation.scheme != "hbs":
-        raise refusal("NOT_HBS", federation=str(federation))
-    overrides = overrides or {}
-    parsed: dict[str, Decimal] = {}
-    for kind, value in (strengths or {}).items():
-        try:
-            parsed[kind] = Decimal(str(value))
-        except InvalidOperation:
-            raise refusal("BAD_STRENGTH", kind=kind, kinds=", ".join(KINDS)) from None
-        if kind not in KINDS or not parsed[kind].is_finite():
-            raise refusal("BAD_STRENGTH", kind=kind, kinds=", ".join(KINDS))
-    on = on or timezone.localdate()
-    what_if_rules(rules_for(federation, on), overrides)  # refuse bad parameters before any work
-    tournaments = (
-        Tournament.objects.current()
-        .filter(federation=federation)
-        .prefetch_related("groups__entries__participations")
-        .order_by("date", "pk")
-    )
-    alternative: dict[tuple[int, str], int] = defaultdict(int)
-    cache: dict[datetime.date, HbsRuleSet] = {}
-    count = 0
-    for tournament in tournaments:
-        base = rules_for(federation, tournament.date)
-        if base.valid_from not in cache:
-            cache[base.valid_from] = what_if_rules(base, overrides)
-        for key, units in _replay(tournament, cache[base.valid_from], parsed).items():
-            alternative[key] += units
-        count += 1
-    ledger = _balances(federation, Award.objects.filter(federation=federation).values("player_id"))
-    # The result points the ledger holds now: result awards and their reversals (a re-upload nets to 0).
-    results: dict[tuple[int, str], int] = defaultdict(int)
-    for player_id, kind, total in (
-        Award.objects.filter(federation=federation, source=Award.Source.RESULT)
-        .values("player_id", "kind")
-        .annotate(total=Sum("units"))
-        .values_list("player_id", "kind", "total")
-    ):
-        results[(player_id, kind)] += total
-    for player_id, kind, total in (
-        Award.objects.filter(federation=federation, source=Award.Source.REVERSAL, reverses__source=Award.Source.RESULT)
-        .values("player_id", "kind")
-        .annotate(total=Sum("units"))
-        .values_list("player_id", "kind", "total")
-    ):
-        results[(player_id, kind)] += total
-    current_rules = rules_for(federation, on)
-    alt_rules = what_if_rules(current_rules, overrides)
-    players = Player.objects.in_bulk(set(ledger) | {pk for pk, _kind in alternative})
-    rows = []
-    for pk, player in players.items():
-        now = tuple(max(0, ledger.get(pk, {}).get(kind, 0)) for kind in KINDS)
-        alt = tuple(
-            max(0, ledger.get(pk, {}).get(kind, 0) - results[(pk, kind)] + alternative[(pk, kind)]) for kind in KINDS
-        )
-        before = category_for(*now, current_rules).computed
-        after = category_for(*alt, alt_rules).computed
-        rank_before = _rank(current_rules, before)
-        rank_after = _rank(alt_rules, after)
-        move = (rank_after > rank_before) - (rank_after < rank_before)
-        rows.append(WhatIfRow(player, now, alt, before, after, move))
-    rows.sort(key=lambda row: (-row.move, row.player.last_name, row.player.first_name, row.player.number))
-    parameters = {**overrides, **({"strengths": {k: str(v) for k, v in parsed.items()}} if parsed else {})}
-    return WhatIf(rows, count, parameters)
-
-
-def _rank(rules: HbsRuleSet, name: str | None) -> int:
-    names = [row[0] for row in rules.category_minimums()]
-    return names.index(name) + 1 if name in names else 0
-
-
-__all__ = [
-    "ImportReport",
-    "WhatIf",
-    "WhatIfRow",
-    "transition_held_1991_import",
-    "transition_keep_categories",
-    "transition_opening_import",
-    "transition_what_if",
-    "what_if_rules",
-]
-
-
-def what_if_parameters(settings_lines: Iterable[str], strength_lines: Iterable[str]) -> tuple[dict, dict[str, str]]:
-    """The what-if parameters as people write them: ``KEY=VALUE`` per rule-set key (a JSON object or list
-    after ``{``/``[``, ``true``/``false``, a whole number, else text) and ``KIND=S`` per point kind.
-    Returns ``(overrides, strengths)`` for :func:`transition_what_if`; a line without ``=`` is refused."""
-    overrides: dict = {}
-    for line in settings_lines:
-        key, sep, value = line.partition("=")
-        if not sep or not key.strip():
-            raise refusal("BAD_PARAMETER", error=_("write KEY=VALUE, not %(line)s") % {"line": line})
-        value = value.strip()
-        try:
-            overrides[key.strip()] = json.loads(value) if value[:1] in "{[" else _plain(value)
-        except json.JSONDecodeError as error:
-            raise refusal("BAD_PARAMETER", error=f"{key.strip()}: {error}") from None
-    strengths: dict[str, str] = {}
-    for line in strength_lines:
-        kind, sep, value = line.partition("=")
-        if not sep:
-            raise refusal("BAD_STRENGTH", kind=line, kinds=", ".join(KINDS))
-        strengths[kind.strip()] = value.strip()
-    return overrides, strengths
-
-
-def _plain(value: str):
-    if value in ("true", "false"):
-        return value == "true"
-    if value.isascii() and value.lstrip("-").isdigit():
-        return int(value)
-    return value
-
-
-#: The columns of :func:`what_if_csv`.
-WHAT_IF_COLUMNS = (
-    "number",
-    "name",
-    "black",
-    "red",
-    "master",
-    "category",
-    "alt black",
-    "alt red",
-    "alt master",
-    "alt category",
-    "move",
-)
-_MOVES = {1: "up", -1: "down", 0: "same"}
-
-
-def _cell(text: str) -> str:
-    """Text a spreadsheet would take for a formula (``=``, ``+``, ``-``, ``@`` first) kept as text."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
-
-
-def what_if_csv(result: WhatIf, out, *, every: bool = False) -> None:
-    """Write the what-if result to the text stream ``out`` as CSV: the players whose category moves (every
-    player with ``every``), then a ``#`` line with the parameters and the counts."""
-    writer = csv.writer(out)
-    writer.writerow(WHAT_IF_COLUMNS)
-    for row in result.rows:
-        if row.move or every:
-            writer.writerow(
-                [
-                    row.player.number,
-                    _cell(row.player.full_name),
-                    *row.current,
-                    row.current_category or "-",
-                    *row.alternative,
-                    row.alternative_category or "-",
-                    _MOVES[row.move],
-                ]
-            )
-    out.write(
-        f"# {result.tournaments} tournaments replayed with {json.dumps(result.parameters)}: "
-        f"{result.up} up, {result.down} down, {result.same} unchanged\n"
-    )

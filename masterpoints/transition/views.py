@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from federation.models import Federation
 from federation.selectors import federation_asked
 from masterpoints.transition.forms import TransitionImportForm, WhatIfForm
-from masterpoints.transition.services import IMPORTS, transition_what_if, what_if_csv, what_if_parameters
+from masterpoints.transition.services import IMPORTS
+from masterpoints.transition.what_if import transition_what_if, what_if_csv, what_if_parameters
 from office.access import is_secretariat
 
 #: The page lists at most this many moved players; the CSV has them all.
@@ -22,7 +23,8 @@ SHOWN_ROWS = 500
 
 
 def _federation(request) -> Federation:
-    federation = federation_asked(request, "hbs")
+    """The federation asked for whose rule book has the transition (rules 1–8); refused when there is none."""
+    federation = federation_asked(request, "transition")
     if federation is None:
         raise PermissionDenied(_("No federation here uses the HBS transition rules."))
     return federation

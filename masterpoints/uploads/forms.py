@@ -7,6 +7,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from federation.forms import DecimalInput
+from federation.schemes import SchemeInfo
 from tournaments.models import Form, RecognisedTournament
 
 HBS_KINDS = (("black", _("black points (crni)")), ("red", _("red points (crveni)")), ("master", _("master points")))
@@ -77,10 +78,10 @@ class ResultUploadForm(forms.Form):
         label=_("An internet tournament I directed under my HBS licence (rule 10)"), required=False
     )
 
-    def __init__(self, *args, organisers: list[tuple[str, str]], scheme: str, recognised=None, **kwargs):
+    def __init__(self, *args, organisers: list[tuple[str, str]], scheme: SchemeInfo, recognised=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["organiser"].choices = organisers
-        if scheme == "hbs":
+        if scheme.recognised_list:
             self.fields["category"].choices = HBS_KINDS
             self.fields["recognised"].queryset = (
                 recognised if recognised is not None else RecognisedTournament.objects.none()

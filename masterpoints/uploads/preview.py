@@ -9,176 +9,23 @@ exactly what was shown for the same file, facts and resolutions.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Player
-from masterpoints.engine.common import KIND_DECIMALS, PlayerAward, RequestError, format_units
-from masterpoints.engine_text import translated_lazy
+from federation.rulesets import rules_for
+from masterpoints.engine.common import RequestError
+from masterpoints.engine_text import reason_text_lazy
 from masterpoints.uploads import scoring
+from masterpoints.uploads.lines import Difference, EntryLine, GroupLine, PlayerLine, Preview, event_key
 from tournaments import recognised
 from tournaments.checks import CheckIssue
 from tournaments.importers import parse_results
 from tournaments.importers.issues import Location, Severity
-from tournaments.importers.model import Entry, ParsedEvent, Participant, RankingGroup
-from tournaments.models import ResultUpload, Sanction, Tournament
-from tournaments.sanctions import services as sanctions
-
-#: DBf § 403: what each organiser may award without a sanction (``tournaments.sanctions`` extends it).
-DBF_ALLOWED = {
-    "club": ("BP",),
-    "district": ("BP", "SP"),
-    "circle": ("BP", "SP"),
-    "federation": ("BP", "SP", "GP"),
-}
-#: HBS H-1: an unlisted club event awards black points; the federation's own events any kind; a listed
-#: event the kinds of its entry on the list of recognised tournaments (``tournaments.recognised``).
-HBS_ALLOWED = {
-    "club": ("black",),
-    "district": ("black",),
-    "circle": ("black",),
-    "federation": ("black", "red", "master"),
-}
-
-
-@dataclass
-class PlayerLine:
-    """One player of the file and how they are treated; ``awards`` are this player's computed awards."""
-
-    key: str
-    name: str
-    id_in_file: str | None
-    boards_played: int | None
-    player: Player | None
-    resolution: str
-    where: Location
-    place_first: int | None = None
-    place_last: int | None = None
-    group: str = ""
-    awards: list[PlayerAward] = field(default_factory=list)
-
-    @property
-    def needs_resolution(self) -> bool:
-        return self.resolution == "unresolved"
-
-    @property
-    def receives_points(self) -> bool:
-        return self.resolution == "member" and self.player is not None
-
-
-@dataclass
-class EntryLine:
-    entry: Entry
-    players: list[PlayerLine]
-
-    @property
-    def awards(self) -> list[tuple[str, str]]:
-        """The entry's award per player by kind, as amounts, for the results table."""
-        best: dict[str, int] = {}
-        for line in self.players:
-            for award in line.awards:
-                best[award.kind] = max(best.get(award.kind, 0), award.units)
-        return [(kind, format_units(units, KIND_DECIMALS[kind])) for kind, units in best.items() if units]
-
-
-@dataclass
-class GroupLine:
-    group: RankingGroup
-    row_number: int
-    entries: list[EntryLine]
-
-
-@dataclass
-class Difference:
-    """How a re-upload changes one player's points of one kind."""
-
-    player: Player
-    kind: str
-    before: int
-    after: int
-
-    @property
-    def before_amount(self) -> str:
-        return format_units(self.before, KIND_DECIMALS[self.kind])
-
-    @property
-    def after_amount(self) -> str:
-        return format_units(self.after, KIND_DECIMALS[self.kind])
-
-    @property
-    def change(self) -> str:
-        return format_units(self.after - self.before, KIND_DECIMALS[self.kind])
-
-
-@dataclass
-class Preview:
-    upload: ResultUpload
-    event: ParsedEvent | None
-    issues: list = field(default_factory=list)
-    groups: list[GroupLine] = field(default_factory=list)
-    previous: Tournament | None = None
-    differences: list[Difference] = field(default_factory=list)
-    #: The engine's ``sanction`` for a club's SP/GP (§ 403A–B) and the granted sanction it comes from.
-    sanction: str = "none"
-    sanction_row: Sanction | None = None
-
-    @property
-    def has_errors(self) -> bool:
-        return any(issue.severity == Severity.ERROR for issue in self.issues)
-
-    @property
-    def has_warnings(self) -> bool:
-        return any(issue.severity == Severity.WARNING for issue in self.issues)
-
-    @property
-    def player_lines(self) -> list[PlayerLine]:
-        return [line for group in self.groups for entry in group.entries for line in entry.players]
-
-    @property
-    def unresolved(self) -> list[PlayerLine]:
-        return [line for line in self.player_lines if line.needs_resolution or line.key in self._bad]
-
-    @property
-    def _bad(self) -> set[str]:
-        return {
-            issue.params.get("key")
-            for issue in self.issues
-            if getattr(issue, "code", "") in ("RESOLUTION_NUMBER_UNKNOWN", "PLAYER_TWICE")
-        }
-
-    @property
-    def ledger_awards(self) -> list[tuple[PlayerLine, PlayerAward]]:
-        """What confirming writes: positive awards of players resolved to members."""
-        return [
-            (line, award)
-            for line in self.player_lines
-            if line.receives_points
-            for award in line.awards
-            if award.units > 0
-        ]
-
-    @property
-    def event_key(self) -> str:
-        return event_key(self.upload, self.event)
-
-    @property
-    def scheme(self) -> str:
-        return self.upload.federation.scheme
-
-
-def event_key(upload: ResultUpload, event: ParsedEvent | None) -> str:
-    """The re-upload key (formats.md § 1.3): organiser, date and the file's event id or description."""
-    if event is None:
-        return ""
-    organiser = (
-        f"club:{upload.club.number}"
-        if upload.club_id
-        else (f"region:{upload.region.code}" if upload.region_id else "federation")
-    )
-    label = (event.event_id or event.name or "").strip().lower()
-    return f"{organiser}|{event.date.isoformat() if event.date else '?'}|{label}"[:300]
+from tournaments.importers.model import Entry, Participant
+from tournaments.models import ResultUpload, Tournament
+from tournaments.sanctions import selectors as sanctions
 
 
 def build_preview(upload: ResultUpload, *, data: bytes | None = None, today: datetime.date | None = None) -> Preview:
@@ -239,11 +86,14 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
         preview.issues.append(CheckIssue("DATE_IN_FUTURE", params={"date": event.date.isoformat()}))
     organiser_kind = facts.get("organiser_kind", "club")
     category = facts.get("category")
-    allowed = (DBF_ALLOWED if preview.scheme == "dbf" else HBS_ALLOWED).get(organiser_kind, ())
-    if preview.scheme == "hbs":
+    info = preview.scheme
+    # What the organiser awards by the rule set of the day (DBf § 403, HBS H-1); a listed HBS event adds
+    # the kinds of its entry (``tournaments.recognised``), a granted DBf sanction its kind (§ 403A–B).
+    allowed = _rules_on(upload, event.date or today).awards_of(organiser_kind)
+    if info.recognised_list:
         listed, issues = recognised.upload_issues(upload=upload, on_date=event.date or today)
         allowed, preview.issues = (*allowed, *listed), preview.issues + issues
-    elif category not in allowed and upload.club_id and event.date:
+    elif info.sanctions and category not in allowed and upload.club_id and event.date:
         found = sanctions.event_sanction(
             club=upload.club,
             category=category,
@@ -256,13 +106,7 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
         if found.issues or found.kind != "none":
             allowed = (*allowed, category)
     if category not in allowed:
-        rule = (
-            _("§ 403: clubs award BP, districts and circles SP, DBf GP; more needs a sanction (§ 403A–B).")
-            if preview.scheme == "dbf"
-            else _(
-                "H-1: an unlisted event awards black points; other kinds come from the list of recognised tournaments."
-            )
-        )
+        rule = info.award_rule
         preview.issues.append(
             CheckIssue(
                 "CATEGORY_NOT_ALLOWED",
@@ -294,6 +138,14 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     )
     if duplicate:
         preview.issues.append(CheckIssue("DUPLICATE_FILE", params={"date": duplicate.confirmed_at.date().isoformat()}))
+
+
+def _rules_on(upload: ResultUpload, day: datetime.date):
+    """The rule set valid on ``day``; the built-in one when none is (the computation reports RULESET_MISSING)."""
+    try:
+        return rules_for(upload.federation, day)
+    except LookupError:
+        return upload.federation.scheme_info.current_rules
 
 
 def _same_number(a: str, b: str) -> bool:
@@ -419,7 +271,8 @@ def _compute(preview: Preview) -> None:
     for award in result.awards:
         by_key[award.player].awards.append(award)
     for group_name, reason in result.nothing_awarded:
-        issue = CheckIssue("NOTHING_AWARDED", params={"group": group_name, "reason": translated_lazy(reason)})
+        # The engine's Reason (or None): translated by its code and parameters when the page shows it.
+        issue = CheckIssue("NOTHING_AWARDED", params={"group": group_name, "reason": reason_text_lazy(reason)})
         preview.issues.append(issue)
     _compare_supplied_awards(preview)
 

@@ -10,29 +10,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING
+
+from django.utils.module_loading import import_string
 
 from federation.rulesets import rules_for
-from masterpoints.engine.common import PlayerAward, RequestError
+from masterpoints.engine.common import PlayerAward, Reason, RequestError
 from masterpoints.engine.dbf import events as dbf_events
 from masterpoints.engine.dbf import team_events as dbf_teams
 from masterpoints.engine.hbs import events as hbs_events
-
-if TYPE_CHECKING:
-    from masterpoints.uploads.preview import GroupLine, Preview
+from masterpoints.uploads.lines import GroupLine, Preview
 
 
 @dataclass
 class ScoringResult:
     awards: list[PlayerAward] = field(default_factory=list)
-    nothing_awarded: list[tuple[str, str]] = field(default_factory=list)
+    nothing_awarded: list[tuple[str, Reason | None]] = field(default_factory=list)
 
 
 def compute(preview: Preview) -> ScoringResult:
-    """Every player's awards for the preview's event under the rule set valid on its date."""
-    if preview.scheme == "hbs":
-        return _hbs(preview)
-    return _dbf(preview)
+    """Every player's awards for the preview's event under the rule set valid on its date, by the scheme's
+    adapter (``federation.schemes``: :func:`score_dbf` or :func:`score_hbs`)."""
+    return import_string(preview.scheme.scoring_adapter)(preview)
 
 
 def event_boards(preview: Preview) -> int:
@@ -52,7 +50,7 @@ def group_label(group: GroupLine) -> str:
 # --- HBS ------------------------------------------------------------------------------------------------
 
 
-def _hbs(preview: Preview) -> ScoringResult:
+def score_hbs(preview: Preview) -> ScoringResult:
     """HBS: each group is a field of its own; the kinds and S come from the upload's facts: those of the
     chosen entry of the list of recognised tournaments, else the director's kind and S (H-1, H-4)."""
     facts = preview.upload.facts
@@ -79,17 +77,11 @@ def _hbs(preview: Preview) -> ScoringResult:
             for line in group.entries
         )
         event = hbs_events.Event(form=form, entries=entries, kinds=kinds, boards=boards)
-        awards = hbs_events.event_awards(event, rules)
-        if awards and not any(award.units for award in awards):
-            reason = hbs_events.event_scale(event, kinds[0] if kinds else _unlisted(rules), rules).reason
-            result.nothing_awarded.append((group_label(group), reason or ""))
-        result.awards += awards
+        result.awards += hbs_events.event_awards(event, rules)
+    # A group whose every award is 0 (field below the minimum, rule 5 / H-10; B ≤ 0, H-6) says why: the reason
+    # is on the awards' explanations.
+    _nothing_awarded(preview, result)
     return result
-
-
-def _unlisted(rules) -> hbs_events.KindAward:
-    kind, strength = rules.unlisted_awards[0]
-    return hbs_events.KindAward(kind=kind, strength=strength)
 
 
 def _team_boards(form: str, player, entry) -> int | None:
@@ -106,7 +98,7 @@ def _team_boards(form: str, player, entry) -> int | None:
 DBF_TEAM_TABLES = {"BP": "bp", "SP": "sp_outside_pyramid"}
 
 
-def _dbf(preview: Preview) -> ScoringResult:
+def score_dbf(preview: Preview) -> ScoringResult:
     """DBf: one upload is one scoring part: a playing day for BP (§ 405B6a), the whole tournament for SP/GP
     (§ 405B7a). Each ranking group is a section; strength rows follow the groups' order (§ 405B5)."""
     rules = rules_for(preview.upload.federation, preview.event.date)
@@ -244,10 +236,11 @@ def _match_players(line, match_boards: int) -> tuple:
 
 
 def _nothing_awarded(preview: Preview, result: ScoringResult) -> None:
-    """Name each group whose every award is zero, with the engine's reason from the explanation."""
+    """Name each group whose every award is zero, with the engine's reason (a ``Reason``: code and parameters)
+    from the awards' explanations, or ``None`` when none says why (every player ineligible, say)."""
     for group in preview.groups:
         keys = {player.key for line in group.entries for player in line.players}
         awards = [a for a in result.awards if a.player in keys]
         if awards and not any(a.units for a in awards):
-            reason = dict(awards[0].explanation.inputs).get("reason", "")
+            reason = next((a.explanation.reason for a in awards if a.explanation.reason is not None), None)
             result.nothing_awarded.append((group_label(group), reason))

@@ -21,9 +21,11 @@ from federation.models import Federation, Region
 from federation.services import audit_record
 from masterpoints.ledger import ResultEntry, awards_post_results, awards_reverse_tournament
 from masterpoints.standings.tasks import standings_update_tournament
-from masterpoints.uploads.preview import Preview, build_preview, event_key
+from masterpoints.uploads.lines import Preview, event_key
+from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.scoring import event_boards, event_form
 from office.access import can_act_for_club, can_act_for_region, is_secretariat
+from tournaments.importers.detect import sniff
 from tournaments.models import Entry, Participation, RankingGroup, ResultUpload, Tournament
 
 RESOLUTIONS = ("member", "guest", "office")
@@ -73,6 +75,7 @@ def results_upload_create(
         original_name=filename[:255],
         sha256=digest,
         size=len(data),
+        format=sniff(data).kind,
         facts=facts,
     )
     upload.file.save(digest, ContentFile(data), save=False)
@@ -146,7 +149,7 @@ def tournament_create_from_preview(*, preview: Preview) -> Tournament:
         met=facts.get("met"),
         robots=bool(facts.get("robots")),
         strengths=_strengths(facts),
-        facts={
+        file_info={
             "format": event.format,
             "dialect": event.dialect,
             "program": event.program,
@@ -235,7 +238,8 @@ def results_upload_confirm(
     )
     upload.status = ResultUpload.Status.CONFIRMED
     upload.confirmed_at = timezone.now()
-    upload.save(update_fields=["status", "confirmed_at"])
+    upload.format = preview.event.format[:20]
+    upload.save(update_fields=["status", "confirmed_at", "format"])
     audit_record(
         actor=actor,
         action="results.upload.confirm",

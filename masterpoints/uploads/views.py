@@ -41,7 +41,7 @@ def upload(request):
         request.POST or None,
         request.FILES or None,
         organisers=[(value, label) for value, label, _obj in choices],
-        scheme=federation.scheme,
+        scheme=federation.scheme_info,
         recognised=listed_for(federation, timezone.localdate()),
     )
     if request.method == "POST" and form.is_valid():
@@ -56,12 +56,12 @@ def upload(request):
             "form": data.get("event_form") or "",
             "boards": data.get("boards"),
         }
-        if federation.scheme == "hbs":
+        if federation.scheme_info.recognised_list:  # HBS: S and the list of recognised tournaments (H-1, H-4)
             facts["strength"] = str(data["strength"]) if data.get("strength") is not None else ""
             facts["internet"] = data["internet"]
             if data.get("recognised"):
                 facts.update(upload_kinds(data["recognised"]))  # H-1: kinds and S from the list
-        else:
+        else:  # DBf: the facts of § 405B5 (rows), § 405B6d (met), robots and the sanction's kind (§ 403)
             facts.update(split_by_strength=data["split_by_strength"], met=data.get("met"), robots=data["robots"])
             facts.update(special=data["special"], no_outside_entries_refused=data["no_outside_entries_refused"])
         file = data["file"]

@@ -12,7 +12,6 @@ from django.urls import reverse
 from federation.models import Player
 from masterpoints.corrections.services import correction_request_file
 from masterpoints.models import Award, CorrectionRequest, ForeignConversion, ForeignPoints
-from tournaments.models import Tournament
 
 DAY = datetime.date(2025, 2, 3)
 
@@ -21,34 +20,6 @@ DAY = datetime.date(2025, 2, 3)
 def media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
     return tmp_path
-
-
-@pytest.fixture
-def tournament(world):
-    return Tournament.objects.create(
-        federation=world.dbf,
-        organiser_kind="club",
-        club=world.club_a,
-        name="Mandagsturnering",
-        event_key="t1",
-        date=DAY,
-        form="pairs",
-        category="BP",
-        boards=24,
-    )
-
-
-@pytest.fixture
-def award(world, tournament):
-    return Award.objects.create(
-        federation=world.dbf,
-        player=world.player,
-        kind="BP",
-        units=16,
-        source="result",
-        tournament=tournament,
-        awarded_on=DAY,
-    )
 
 
 @pytest.fixture

@@ -13,41 +13,7 @@ from federation.models import AuditEvent, Player
 from masterpoints.corrections.services import correction_assign, correction_decide, correction_request_file
 from masterpoints.models import Award, CorrectionRequest, CorrectionWindow
 from office.services import officer_assign
-from tournaments.models import Tournament
-
-DAY = datetime.date(2025, 2, 3)
-
-
-def make_tournament(federation, club, *, category="BP", key="t1") -> Tournament:
-    return Tournament.objects.create(
-        federation=federation,
-        organiser_kind="club",
-        club=club,
-        name="Mandagsturnering",
-        event_key=key,
-        date=DAY,
-        form="pairs",
-        category=category,
-        boards=24,
-    )
-
-
-@pytest.fixture
-def tournament(world):
-    return make_tournament(world.dbf, world.club_a)
-
-
-@pytest.fixture
-def award(world, tournament):
-    return Award.objects.create(
-        federation=world.dbf,
-        player=world.player,
-        kind="BP",
-        units=16,
-        source=Award.Source.RESULT,
-        tournament=tournament,
-        awarded_on=DAY,
-    )
+from tests.factories import DAY, make_tournament
 
 
 def balance(player, kind="BP") -> int:

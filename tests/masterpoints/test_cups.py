@@ -9,9 +9,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
 from clubs.models import ClubMembership, PlayingTime
-from federation.models import AuditEvent, Player
+from federation.models import AuditEvent
 from masterpoints.cups.services import cup_keeper, cup_ranking, cup_win_record, top16
-from masterpoints.models import Award, CupSeries, CupWin
+from masterpoints.models import CupSeries, CupWin
+from tests.factories import make_player, post_award
 from tournaments.models import Tournament
 
 S24 = datetime.date(2024, 9, 1)  # in the season 2024/25 (16 May 2024 – 15 May 2025)
@@ -19,21 +20,12 @@ AFTER = datetime.date(2030, 6, 1)
 
 
 def player(world, number, *, hide=False, fed=None):
-    return Player.objects.create(
-        federation=fed or world.dbf, number=number, first_name="P", last_name=f"L{number}", hide_name=hide
-    )
+    return make_player(fed or world.dbf, number, first="P", hide_name=hide)
 
 
 def post(p, units, kind="BP", day=S24, source="manual", tournament=None):
-    return Award.objects.create(
-        federation_id=p.federation_id,
-        player=p,
-        kind=kind,
-        units=units,
-        source=source,
-        reason="" if source == "result" else "test",
-        tournament=tournament,
-        awarded_on=day,
+    return post_award(
+        p, kind, units, day=day, source=source, tournament=tournament, reason="" if source == "result" else "test"
     )
 
 

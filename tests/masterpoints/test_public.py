@@ -12,12 +12,13 @@ from django.core.cache import cache
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from clubs.models import Club, ClubMembership
+from clubs.models import Club
 from federation.models import AuditEvent, Player
+from federation.schemes import scheme_of
 from masterpoints.models import Award
-from masterpoints.standings.services import season_of, standings_refresh_players
+from masterpoints.standings.services import standings_refresh_players
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
-from tests.factories import pairs_from_numbers, usebio_pairs
+from tests.factories import make_player, pairs_from_numbers, post_award, usebio_pairs
 
 DAY = datetime.date(2025, 3, 4)
 NUMBERS = [str(40001 + i) for i in range(24)]
@@ -32,16 +33,11 @@ def fresh_cache():
 
 
 def add_player(world, number, *, fed=None, club=None, last="Hansen", **fields):
-    p = Player.objects.create(federation=fed or world.dbf, number=number, first_name="Mette", last_name=last, **fields)
-    if club is not None:
-        ClubMembership.objects.create(player=p, club=club, is_home=True)
-    return p
+    return make_player(fed or world.dbf, number, first="Mette", last=last, club=club, **fields)
 
 
 def post(p, kind, units, day=DAY, source=Award.Source.MANUAL, reason="entered by the office"):
-    Award.objects.create(
-        federation_id=p.federation_id, player=p, kind=kind, units=units, source=source, reason=reason, awarded_on=day
-    )
+    post_award(p, kind, units, day=day, source=source, reason=reason)
     standings_refresh_players(federation=p.federation, player_ids=[p.pk])
 
 
@@ -123,7 +119,7 @@ def test_filter_by_club_region_title_kind_and_season(client, league):
     assert "Sølv" in by_sp[0]
     one_star = rows(rankings(client, federation=league.dbf.pk, rung=2))
     assert len(one_star) == 1 and "503" in one_star[0]  # Klubmester ★: 5 MP in BP alone (§ 404, D-Q11)
-    season = season_of("dbf", DAY)
+    season = scheme_of("dbf").season_of(DAY)
     assert len(rows(rankings(client, federation=league.dbf.pk, season=season))) == 3
     assert len(rows(rankings(client, federation=league.dbf.pk, season=season - 3))) == 0
 

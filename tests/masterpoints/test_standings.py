@@ -18,27 +18,24 @@ from hypothesis import strategies as st
 
 from clubs.models import ClubMembership
 from federation.models import AuditEvent, Player
+from federation.schemes import scheme_of
 from masterpoints.engine.dbf.rules import DBF_2023
 from masterpoints.engine.dbf.titles import Balance, title_rank
 from masterpoints.engine.hbs.categories import category_for
 from masterpoints.engine.hbs.rules import HBS_DRAFT
+from masterpoints.engine.ladders import DbfLadder, HbsLadder
 from masterpoints.models import Award, SeasonStanding, Standing, TitleAchievement
 from masterpoints.public import selectors
+from masterpoints.standings import rebuild
 from masterpoints.standings import services as standings
-from masterpoints.standings.services import (
-    Ladder,
-    hbs_sort_key,
-    season_dates,
-    season_label,
-    season_of,
-    standings_rebuild,
-    standings_refresh_players,
-)
+from masterpoints.standings.services import standings_rebuild, standings_refresh_players
+from masterpoints.standings.sums import hbs_sort_key
 from masterpoints.standings.tasks import standings_update_players
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import pairs_from_numbers, usebio_pairs
 
 DAY = datetime.date(2025, 3, 4)
+DBF, HBS = scheme_of("dbf"), scheme_of("hbs")
 
 
 @pytest.fixture
@@ -77,17 +74,17 @@ def refresh(*players):
 
 
 def test_the_dbf_season_runs_from_16_may_to_15_may_451c():
-    assert season_of("dbf", datetime.date(2025, 5, 15)) == 2024
-    assert season_of("dbf", datetime.date(2025, 5, 16)) == 2025
-    assert season_of("dbf", datetime.date(2026, 1, 1)) == 2025
-    assert season_dates("dbf", 2025) == (datetime.date(2025, 5, 16), datetime.date(2026, 5, 15))
-    assert season_label("dbf", 2025) == "2025/26"
+    assert DBF.season_of(datetime.date(2025, 5, 15)) == 2024
+    assert DBF.season_of(datetime.date(2025, 5, 16)) == 2025
+    assert DBF.season_of(datetime.date(2026, 1, 1)) == 2025
+    assert DBF.season_dates(2025) == (datetime.date(2025, 5, 16), datetime.date(2026, 5, 15))
+    assert DBF.season_label(2025) == "2025/26"
 
 
 def test_the_hbs_season_is_the_calendar_year():
-    assert season_of("hbs", datetime.date(2025, 1, 1)) == 2025
-    assert season_of("hbs", datetime.date(2025, 12, 31)) == 2025
-    assert season_label("hbs", 2025) == "2025"
+    assert HBS.season_of(datetime.date(2025, 1, 1)) == 2025
+    assert HBS.season_of(datetime.date(2025, 12, 31)) == 2025
+    assert HBS.season_label(2025) == "2025"
 
 
 def test_the_database_puts_awards_in_the_same_seasons_as_season_of_451c(world):
@@ -104,7 +101,7 @@ def test_the_database_puts_awards_in_the_same_seasons_as_season_of_451c(world):
     seasons = dict(SeasonStanding.objects.filter(player=p).values_list("season", "bp"))
     expected: dict[int, int] = {}
     for day in days:
-        expected[season_of("dbf", day)] = expected.get(season_of("dbf", day), 0) + 1
+        expected[DBF.season_of(day)] = expected.get(DBF.season_of(day), 0) + 1
     assert seasons == expected == {2024: 2, 2025: 2}
 
 
@@ -118,13 +115,13 @@ def test_the_database_puts_awards_in_the_same_seasons_as_season_of_451c(world):
     gp=st.integers(0, 60_000) | st.integers(0, 600),
 )
 def test_the_bulk_title_check_equals_the_engine_title_rank_404(bp, sp, gp):
-    assert Ladder("dbf", DBF_2023).computed((bp, sp, gp)) == title_rank(Balance(bp, sp, gp), DBF_2023)
+    assert DbfLadder(DBF_2023).computed((bp, sp, gp)) == title_rank(Balance(bp, sp, gp), DBF_2023)
 
 
 @settings(max_examples=300, deadline=None)
 @given(black=st.integers(0, 5000), red=st.integers(0, 3000), master=st.integers(0, 400))
 def test_the_bulk_category_check_equals_the_engine_h_2(black, red, master):
-    ladder = Ladder("hbs", HBS_DRAFT)
+    ladder = HbsLadder(HBS_DRAFT)
     computed = category_for(black, red, master, HBS_DRAFT).computed
     expected = [r.title for r in ladder.rungs].index(computed) + 1 if computed else 0
     assert ladder.computed((black, red, master)) == expected
@@ -520,15 +517,15 @@ def test_two_uploads_confirmed_at_once_lose_no_standings_update(postgres, world,
 def second_connection(monkeypatch):
     """Every federation counts as large enough to be rebuilt in two halves; records each half read on a
     second connection as (federation code, first player id)."""
-    monkeypatch.setattr(standings, "SPLIT_PLAYERS", 2)
+    monkeypatch.setattr(rebuild, "SPLIT_PLAYERS", 2)
     calls: list[tuple[str, int]] = []
-    read_apart = standings._rebuild_part_apart
+    read_apart = rebuild._rebuild_part_apart
 
     def spy(federation, players):
         calls.append((federation.code, players[0]))
         return read_apart(federation, players)
 
-    monkeypatch.setattr(standings, "_rebuild_part_apart", spy)
+    monkeypatch.setattr(rebuild, "_rebuild_part_apart", spy)
     return calls
 
 
@@ -586,7 +583,7 @@ def test_without_a_second_connection_the_rebuild_reads_everything_itself_and_a_f
     def refused(federation, players):
         raise OperationalError("sorry, too many clients already")
 
-    monkeypatch.setattr(standings, "_rebuild_part_apart", refused)
+    monkeypatch.setattr(rebuild, "_rebuild_part_apart", refused)
     standings_rebuild(federation=world.dbf)
     assert snapshot() == kept
 
@@ -596,7 +593,7 @@ def test_without_a_second_connection_the_rebuild_reads_everything_itself_and_a_f
     def broken(federation, players):
         raise RuntimeError("the second half broke")
 
-    monkeypatch.setattr(standings, "_rebuild_part_apart", broken)
+    monkeypatch.setattr(rebuild, "_rebuild_part_apart", broken)
     with pytest.raises(RuntimeError):
         standings_rebuild(federation=world.dbf)
     assert snapshot() == damaged

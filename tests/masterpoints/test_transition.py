@@ -12,18 +12,17 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from federation.models import AuditEvent, Player
+from federation.models import AuditEvent, Player, RuleSet
 from masterpoints.engine.hbs.rules import HBS_DRAFT
 from masterpoints.models import Award, Standing, TitleAchievement
 from masterpoints.standings.services import standings_refresh_players
 from masterpoints.transition.services import (
     PART_OPENING,
-    _replay,
     transition_held_1991_import,
     transition_keep_categories,
     transition_opening_import,
-    transition_what_if,
 )
+from masterpoints.transition.what_if import _replay, transition_what_if
 from office.services import officer_assign
 from tournaments.models import Entry, Participation, RankingGroup, Tournament
 
@@ -143,8 +142,10 @@ def test_a_1991_majstor_is_credited_half_the_red_and_master_points_majstor_requi
     assert again.already == ["1"] and Award.objects.filter(player=p).count() == 2
 
 
-def test_the_1991_share_is_a_setting_rounded_up_transition_rule_3(world, office, settings):
-    settings.HBS_TRANSITION_1991_SHARE = "1/3"
+def test_the_1991_share_is_a_setting_rounded_up_transition_rule_3(world, office):
+    RuleSet.objects.create(
+        federation=world.hbs, valid_from=datetime.date(2000, 1, 1), name="1/3", payload={"transition_1991_share": "1/3"}
+    )
     hbs_player(world, "1")
     report = transition_held_1991_import(actor=office, federation=world.hbs, data=b"number,category\n1,majstor\n")
     assert sorted(report.posted) == [("1", "master", 17), ("1", "red", 167)]
@@ -359,7 +360,7 @@ def test_the_page_names_what_is_wrong_with_odd_input_instead_of_failing(client, 
 
 def test_names_that_look_like_formulas_stay_text_in_the_what_if_csv(world, history):
     Player.objects.filter(number="100").update(last_name="=HYPERLINK(1)", first_name="")
-    from masterpoints.transition.services import what_if_csv
+    from masterpoints.transition.what_if import what_if_csv
 
     out = io.StringIO()
     what_if_csv(transition_what_if(federation=world.hbs), out, every=True)

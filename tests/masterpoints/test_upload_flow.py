@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from federation.models import AuditEvent, Player
 from masterpoints.models import Award
-from masterpoints.uploads.preview import Difference, build_preview
+from masterpoints.uploads.lines import Difference
+from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create, results_upload_resolve
 from office.services import officer_assign
 from tests.factories import pairs_from_numbers, usebio_pairs

@@ -32,7 +32,7 @@ def upload(world, personas):
 
 def sp_match_units(world, personas, monkeypatch, quota: str) -> dict[tuple[str, str], int]:
     """The SP match awards of the example as a club's SP team tournament under a ``quota`` sanction."""
-    from tournaments.sanctions import services as sanctions
+    from tournaments.sanctions import selectors as sanctions
 
     monkeypatch.setattr(sanctions, "event_sanction", lambda **_kwargs: sanctions.EventSanction(kind=quota))
     data = EXAMPLE.read_bytes().replace(b"club_id;1201", f"club_id;{world.club_a.number}".encode())

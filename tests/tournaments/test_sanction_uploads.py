@@ -14,7 +14,8 @@ from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import pairs_from_numbers, usebio_pairs
 from tournaments.models import ResultUpload, Tournament
-from tournaments.sanctions.services import event_sanction, sanction_apply, sanction_decide, sanction_recommend
+from tournaments.sanctions.selectors import event_sanction
+from tournaments.sanctions.services import sanction_apply, sanction_decide, sanction_recommend
 
 DAY = datetime.date(2025, 6, 14)
 NUMBERS = [str(70001 + i) for i in range(24)]

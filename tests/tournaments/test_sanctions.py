@@ -11,7 +11,8 @@ from clubs.models import Club, PlayingTime
 from federation.models import AuditEvent
 from office.services import officer_assign
 from tournaments.models import Sanction, SanctionApplication
-from tournaments.sanctions.services import add_months, sanction_apply, sanction_decide, sanction_recommend, season_of
+from tournaments.sanctions.rules import add_months, season_of
+from tournaments.sanctions.services import sanction_apply, sanction_decide, sanction_recommend
 
 TODAY = datetime.date(2025, 3, 1)
 DAY = datetime.date(2025, 6, 14)

@@ -1,7 +1,7 @@
 """Results-file importers: USEBIO XML, PBN (TotalScoreTable) and our CSV templates.
 
 Pure parsing and validation into the normalised model of :mod:`.model`, with every problem reported as
-an :class:`~.issues.Issue` (codes documented in :mod:`.issues`). No database: checking clubs and members
+an :class:`~.issues.Issue` (codes documented in :mod:`.catalogue`). No database: checking clubs and members
 is the upload service's job.
 
 Entry points::
@@ -13,6 +13,12 @@ Entry points::
 
 Order of work (formats.md § 5): size limit (before anything is parsed) → format from the content →
 decoding (decision recorded) → parsing → validation, collecting every issue.
+
+Modules: :mod:`.detect` (format from the content), :mod:`.text` (decoding and value readers), the
+readers :mod:`.usebio` (with :mod:`.usebio_entries`), :mod:`.pbn` and :mod:`.csv`, which fill a
+:mod:`.draft`; :mod:`.ranking` checks and freezes it into :mod:`.model`, deciding the groups with
+:mod:`.grouping` and the places with :mod:`.places`. Issues: :mod:`.issues` (types) and
+:mod:`.catalogue` (codes and messages).
 """
 
 from __future__ import annotations
@@ -68,7 +74,7 @@ class ImportResult:
     """What an upload parsed into: the event (``None`` when nothing could be read) and every issue.
 
     ``format`` is the detected format (``usebio``, ``pbn``, ``csv``) or ``None`` when it is not one of
-    ours; ``encoding`` is the decoding decision of the event read (``None`` without an event).
+    ours; the decoding decision is the event's ``encoding``.
     """
 
     event: ParsedEvent | None
@@ -76,25 +82,14 @@ class ImportResult:
     format: str | None = None
 
     @property
-    def errors(self) -> list[Issue]:
-        return [i for i in self.issues if i.severity is Severity.ERROR]
-
-    @property
-    def warnings(self) -> list[Issue]:
-        return [i for i in self.issues if i.severity is Severity.WARNING]
-
-    @property
     def has_errors(self) -> bool:
+        """Whether an issue blocks the upload (any of severity ``error``)."""
         return any(i.severity is Severity.ERROR for i in self.issues)
 
     @property
     def codes(self) -> list[str]:
         """Issue codes in the order found (handy in tests and logs)."""
         return [i.code for i in self.issues]
-
-    @property
-    def encoding(self) -> EncodingDecision | None:
-        return self.event.encoding if self.event is not None else None
 
 
 def _megabytes(size: int) -> str:

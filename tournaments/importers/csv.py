@@ -32,18 +32,16 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
+from .draft import DraftEntry, DraftEvent
 from .issues import IssueList, Location
 from .model import EncodingDecision, Match, ParsedEvent, Participant
-from .ranking import DraftEntry, DraftEvent, finalise
+from .ranking import finalise
 from .text import (
-    DEFAULT_FALLBACK_ENCODINGS,
     clean,
-    decode_text,
     normalise_direction,
     normalise_id,
     parse_decimal,
@@ -150,14 +148,6 @@ class _Table:
     columns: list[str]
     line: int
     rows: list[tuple[int, dict[str, str]]] = field(default_factory=list)
-
-
-def parse_csv(
-    data: bytes, issues: IssueList, *, fallbacks: Sequence[str] = DEFAULT_FALLBACK_ENCODINGS
-) -> ParsedEvent | None:
-    """Decode and read a file in our CSV template; ``None`` when it is not one or has no results."""
-    text, decision = decode_text(data, issues, fallbacks=fallbacks)
-    return parse_csv_text(text, decision, issues)
 
 
 def parse_csv_text(text: str, decision: EncodingDecision, issues: IssueList) -> ParsedEvent | None:

@@ -11,28 +11,13 @@ or on no evidence, is reported as ``GROUP_AMBIGUOUS``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
+from .draft import DraftEntry, DraftEvent
 from .issues import IssueList, Location
-
-if TYPE_CHECKING:
-    from .ranking import DraftEntry, DraftEvent
+from .places import competition_ranking
 
 #: ((session, section, direction), entries)
-Partition = list[tuple[tuple[str | None, str | None, str | None], list["DraftEntry"]]]
-
-
-def competition_ranking(places: Iterable[int]) -> tuple[int, int, int] | None:
-    """``None`` when the places form a competition ranking (1, 2, 3, 3, 5), else the first break as
-    (previous place or 0, expected place, found place)."""
-    ordered = sorted(places)
-    for index, place in enumerate(ordered):
-        if place == index + 1:
-            continue
-        if index and place == ordered[index - 1]:
-            continue
-        return (ordered[index - 1] if index else 0), index + 1, place
-    return None
+Partition = list[tuple[tuple[str | None, str | None, str | None], list[DraftEntry]]]
 
 
 def places_ok(entries: list[DraftEntry]) -> bool | None:

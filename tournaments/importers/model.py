@@ -18,9 +18,6 @@ from decimal import Decimal
 
 from .issues import Location
 
-FORMS = ("pairs", "individual", "teams")
-SCORINGS = ("MP", "IMP", "BUTLER", "CROSS_IMP", "VP")
-
 
 @dataclass(frozen=True)
 class EncodingDecision:
@@ -143,11 +140,11 @@ class ParsedEvent:
     ``format`` is ``usebio``, ``pbn`` or ``csv``; ``version`` the format version as written (``1.2``);
     ``dialect`` the producer family (``compscore``, ``scorebridge``, ``bridgecomposer``, ``generic`` ...);
     ``program`` the producing program and version as written. ``form`` is ``pairs``, ``individual`` or
-    ``teams``; ``scoring`` one of :data:`SCORINGS`; ``event_type`` the file's own word for it.
-    ``boards_played`` is counted from result travellers (hand records never count), ``boards_declared``
-    is what the file states; either may be ``None``. ``awards_supplied`` tells whether the file carries
-    the program's own masterpoint awards (see ``Entry.supplied_awards``). ``handicap`` marks a handicap
-    event, whose groups are ranked on the scratch result.
+    ``teams``; ``scoring`` one of ``MP``, ``IMP``, ``BUTLER``, ``CROSS_IMP``, ``VP``; ``event_type`` the
+    file's own word for it. ``boards_played`` is counted from result travellers (hand records never
+    count), ``boards_declared`` is what the file states; either may be ``None``. ``awards_supplied``
+    tells whether the file carries the program's own masterpoint awards (see ``Entry.supplied_awards``).
+    ``handicap`` marks a handicap event, whose groups are ranked on the scratch result.
     """
 
     format: str

@@ -32,9 +32,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .draft import DraftEntry, DraftEvent
 from .issues import IssueList, Location
 from .model import ParsedEvent, Participant
-from .ranking import DraftEntry, DraftEvent, finalise
+from .ranking import finalise
 from .text import (
     DEFAULT_FALLBACK_ENCODINGS,
     clean,

@@ -1,32 +1,25 @@
-"""From draft entries to ranking groups: places and ties, and the checks all formats share.
+"""From a reader's draft to the frozen event: the entry and event checks all formats share.
 
-Format readers fill a mutable :class:`DraftEvent`; :func:`finalise` turns it into the frozen
+Format readers fill a mutable :class:`~.draft.DraftEvent`; :func:`finalise` turns it into the frozen
 :class:`~.model.ParsedEvent`, adding every issue it finds on the way (never stopping at the first).
 
-The group decision lives in :mod:`.grouping`.
-
-Places: competition ranking ("1, 2, 3, 3, 5"); an entry tied on place *p* with *k - 1* others covers
-places *p* .. *p + k - 1*. The ranking key is the percentage when every entry of a group has one (MP
-pairs with unequal board counts are ranked on it), otherwise the score (IMPs may be negative); higher is
-better in every scoring we read.
+The group decision lives in :mod:`.grouping`, places and ties of one group in :mod:`.places`.
 """
 
 from __future__ import annotations
 
-import datetime
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from decimal import Decimal
 
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 
-from .grouping import competition_ranking
+from .draft import DraftEntry, DraftEvent
 from .grouping import partition as decide_groups
 from .issues import IssueList, Location
-from .model import EncodingDecision, Entry, Match, ParsedEvent, Participant, RankingGroup, SuppliedAward
+from .model import Entry, Match, ParsedEvent, Participant, RankingGroup
+from .places import rank_group
 from .text import report_mojibake
 
 FORM_LABELS = {"pairs": _("pairs"), "individual": _("individual"), "teams": _("teams")}
@@ -36,71 +29,6 @@ _PHANTOM_NAME = re.compile(
     r"^\s*(phantom|fantom|ghost|sit[\s_-]*out|bye|pause|pauza|oversidder|slobodan|-+|\?+)\s*(pair|par|team)?\s*$",
     re.IGNORECASE,
 )
-
-
-@dataclass
-class DraftEntry:
-    """An entry as read, before the group decision and the ranking."""
-
-    number: str | None
-    where: Location
-    session: str | None = None
-    section: str | None = None
-    direction: str | None = None
-    place_text: str | None = None
-    place: int | None = None
-    tie_mark: bool = False
-    place_bad: bool = False  # unparseable; already reported
-    score: Decimal | None = None
-    percentage: Decimal | None = None
-    boards_played: int | None = None
-    players: list[Participant] = field(default_factory=list)
-    awards: list[SuppliedAward] = field(default_factory=list)
-    name: str | None = None
-    handicap: Decimal | None = None
-    adjustment: Decimal | None = None
-    phantom_reason: str | None = None
-
-    @property
-    def key(self) -> str:
-        return "/".join(part or "-" for part in (self.session, self.section, self.direction, self.number))
-
-    @property
-    def label(self) -> str:
-        """How messages name the entry: ``7 NS``, ``A 3``, ``4 (Team Smith)``."""
-        text = " ".join(part for part in (self.section, self.number, self.direction) if part)
-        return f"{text} ({self.name})" if self.name else text
-
-
-@dataclass
-class DraftEvent:
-    """Everything a format reader found; :func:`finalise` checks it and freezes it."""
-
-    format: str
-    encoding: EncodingDecision
-    form: str
-    scoring: str
-    version: str | None = None
-    dialect: str = "generic"
-    program: str | None = None
-    event_id: str | None = None
-    name: str | None = None
-    date: datetime.date | None = None
-    club_number: str | None = None
-    club_name: str | None = None
-    event_type: str | None = None
-    boards_played: int | None = None
-    boards_declared: int | None = None
-    awards_supplied: bool = False
-    handicap: bool = False
-    rating: str | None = None
-    entries: list[DraftEntry] = field(default_factory=list)
-    matches: list[Match] = field(default_factory=list)
-    #: WINNER_TYPE hints: (session, section) -> 1 or 2; (session, None) and (None, None) are defaults.
-    winner_types: dict[tuple[str | None, str | None], int] = field(default_factory=dict)
-    merge_sections: bool = True
-    check_ids: bool = True
-    where: Location = field(default_factory=Location)
 
 
 def _group_label_text(session: str | None, section: str | None, direction: str | None) -> str:
@@ -117,147 +45,6 @@ def _group_label_text(session: str | None, section: str | None, direction: str |
 
 
 group_label: Callable[..., Promise] = lazy(_group_label_text, str)
-
-
-def places_from_keys(entries: list[DraftEntry], key: Callable[[DraftEntry], Decimal]) -> dict[int, int]:
-    """Competition ranking by ``key`` (higher is better), as ``id(entry) -> place``."""
-    ordered = sorted(entries, key=key, reverse=True)
-    places: dict[int, int] = {}
-    for index, entry in enumerate(ordered):
-        if index and key(entry) == key(ordered[index - 1]):
-            places[id(entry)] = places[id(ordered[index - 1])]
-        else:
-            places[id(entry)] = index + 1
-    return places
-
-
-def _ranking_key(entries: list[DraftEntry]) -> tuple[str | None, Callable[[DraftEntry], Decimal] | None]:
-    if entries and all(e.percentage is not None for e in entries):
-        return "percentage", lambda e: e.percentage  # type: ignore[return-value]
-    if entries and all(e.score is not None for e in entries):
-        return "score", lambda e: e.score  # type: ignore[return-value]
-    return None, None
-
-
-# --- ranking one group ----------------------------------------------------------------------------
-
-
-def _rank_group(
-    entries: list[DraftEntry], *, handicap: bool, label: Promise, group_key: str, issues: IssueList
-) -> tuple[dict[int, tuple[int | None, int | None]], str]:
-    """Places per entry (``id -> (first, last)``) and how they were found (``place`` or ``score``)."""
-    basis, key = _ranking_key(entries)
-    ranked_by = "place"
-    where = entries[0].where
-    places: dict[int, int | None]
-    if handicap and key is not None:
-        computed = places_from_keys(entries, key)
-        changed = sum(1 for e in entries if e.place is not None and e.place != computed[id(e)])
-        issues.add("HANDICAP_RANKED_ON_SCRATCH", where, group=label, group_key=group_key, changed=changed)
-        places = dict(computed)
-        ranked_by = "score"
-    elif all(e.place is None for e in entries) and not any(e.place_bad for e in entries):
-        if key is not None:
-            places = dict(places_from_keys(entries, key))
-            basis_label = _("percentages") if basis == "percentage" else _("scores")
-            issues.add("PLACE_MISSING", where, group=label, group_key=group_key, basis=basis_label)
-            ranked_by = "score"
-        else:
-            issues.add("PLACE_MISSING", where, variant="no_score", group=label, group_key=group_key)
-            places = {id(e): None for e in entries}
-    else:
-        places = {id(e): e.place for e in entries}
-        missing = [e for e in entries if e.place is None and not e.place_bad]
-        for entry in missing:
-            issues.add(
-                "PLACE_MISSING", entry.where, variant="partial", entry=entry.label, group=label, group_key=group_key
-            )
-        if not missing and not any(e.place_bad for e in entries):
-            broken = competition_ranking(e.place for e in entries if e.place is not None)
-            if broken is not None:
-                after, expected, found = broken
-                issues.add(
-                    "PLACE_SEQUENCE_INCONSISTENT",
-                    where,
-                    group=label,
-                    group_key=group_key,
-                    after=after if after else _("the start"),
-                    expected=expected,
-                    found=found,
-                )
-        _check_tie_marks(entries, label, group_key, issues)
-        if key is not None:
-            _check_against_scores(entries, key, issues)
-    counts = Counter(p for p in places.values() if p is not None)
-    ranges: dict[int, tuple[int | None, int | None]] = {}
-    for entry in entries:
-        place = places[id(entry)]
-        ranges[id(entry)] = (place, place + counts[place] - 1) if place is not None else (None, None)
-    return ranges, ranked_by
-
-
-def _check_tie_marks(entries: list[DraftEntry], label: Promise, group_key: str, issues: IssueList) -> None:
-    counts = Counter(e.place for e in entries if e.place is not None)
-    for entry in entries:
-        if entry.tie_mark and entry.place is not None and counts[entry.place] == 1:
-            issues.add(
-                "TIE_MARK_UNMATCHED",
-                entry.where,
-                entry=entry.label,
-                value=entry.place_text,
-                group=label,
-                group_key=group_key,
-            )
-
-
-def _check_against_scores(entries: list[DraftEntry], key: Callable[[DraftEntry], Decimal], issues: IssueList) -> None:
-    placed = sorted((e for e in entries if e.place is not None), key=lambda e: e.place)  # type: ignore[arg-type,return-value]
-    levels: dict[int, list[DraftEntry]] = defaultdict(list)
-    for entry in placed:
-        levels[entry.place].append(entry)  # type: ignore[index]
-    lowest_better: DraftEntry | None = None
-    for place in sorted(levels):
-        level = levels[place]
-        for entry in level:
-            if lowest_better is not None and key(entry) > key(lowest_better):
-                issues.add(
-                    "PLACES_CONTRADICT_SCORES",
-                    entry.where,
-                    entry=entry.label,
-                    place=entry.place,
-                    score=str(key(entry)),
-                    other_entry=lowest_better.label,
-                    other_place=lowest_better.place,
-                    other_score=str(key(lowest_better)),
-                )
-        first = level[0]
-        for other in level[1:]:
-            if key(other) != key(first):
-                issues.add(
-                    "TIE_SCORES_DIFFER",
-                    other.where,
-                    entry=first.label,
-                    other_entry=other.label,
-                    place=place,
-                    score=str(key(first)),
-                    other_score=str(key(other)),
-                )
-        level_lowest = min(level, key=key)
-        if lowest_better is None or key(level_lowest) < key(lowest_better):
-            lowest_better = level_lowest
-    seen: dict[Decimal, DraftEntry] = {}
-    for entry in placed:
-        earlier = seen.setdefault(key(entry), entry)
-        if earlier is not entry and earlier.place != entry.place:
-            issues.add(
-                "TIE_NOT_SHARED",
-                entry.where,
-                entry=earlier.label,
-                other_entry=entry.label,
-                score=str(key(entry)),
-                place=earlier.place,
-                other_place=entry.place,
-            )
 
 
 # --- entry checks ---------------------------------------------------------------------------------
@@ -377,7 +164,26 @@ def finalise(draft: DraftEvent, issues: IssueList) -> ParsedEvent | None:
 
     Guarantees: phantoms are left out (``ENTRY_PHANTOM``); entry keys are unique (later duplicates
     dropped with ``ENTRY_DUPLICATE``); every entry is in exactly one group; places cover ties; every
-    shared check (ids, places, scores, ties, matches, boards, mojibake) has added its issues.
+    shared check (ids, places, scores, ties, matches, boards, mojibake) has added its issues, in this
+    order: numbers and phantoms, duplicates, players and event facts, groups and places, texts.
+    """
+    entries = _field_entries(draft, issues)
+    if not entries:
+        issues.add("NO_ENTRIES", draft.where)
+        return None
+    entries = _unique_entries(entries, issues)
+    matches = _check_event(draft, entries, issues)
+    groups, sessions = _ranked_groups(draft, entries, issues)
+    _check_texts(draft, entries, issues)
+    return _frozen_event(draft, groups, matches, sessions)
+
+
+def _field_entries(draft: DraftEvent, issues: IssueList) -> list[DraftEntry]:
+    """The draft's entries that count in the field, in file order.
+
+    Guarantees: every entry of the draft has a number afterwards (a missing one becomes its position in
+    the file, ``ENTRY_NUMBER_MISSING``); phantoms and sit-outs are reported (``ENTRY_PHANTOM``) and
+    left out of the list.
     """
     entries: list[DraftEntry] = []
     for position, entry in enumerate(draft.entries, start=1):
@@ -389,9 +195,12 @@ def finalise(draft: DraftEvent, issues: IssueList) -> ParsedEvent | None:
             issues.add("ENTRY_PHANTOM", entry.where, entry=entry.label, reason=reason)
             continue
         entries.append(entry)
-    if not entries:
-        issues.add("NO_ENTRIES", draft.where)
-        return None
+    return entries
+
+
+def _unique_entries(entries: list[DraftEntry], issues: IssueList) -> list[DraftEntry]:
+    """``entries`` with unique keys: the first of each key is kept, every later one is reported
+    (``ENTRY_DUPLICATE``) and dropped; the order is kept."""
     unique: list[DraftEntry] = []
     keys: set[str] = set()
     for entry in entries:
@@ -405,7 +214,17 @@ def finalise(draft: DraftEvent, issues: IssueList) -> ParsedEvent | None:
             continue
         keys.add(entry.key)
         unique.append(entry)
-    entries = unique
+    return unique
+
+
+def _check_event(draft: DraftEvent, entries: list[DraftEntry], issues: IssueList) -> tuple[Match, ...]:
+    """The matches to keep, after the checks of the players, the event's facts and the matches.
+
+    Guarantees: every entry's players are checked (count, names, ids); a missing event name and declared
+    boards that differ from the boards counted are reported; matches naming unknown teams or a team
+    twice in a round are reported, and a match listed from both sides is kept once; in a team event, a
+    team without boards played gets the boards of its matches when all of them are known.
+    """
     for entry in entries:
         _check_players(draft, entry, issues)
     if not draft.name:
@@ -419,7 +238,19 @@ def finalise(draft: DraftEvent, issues: IssueList) -> ParsedEvent | None:
         for entry in entries:
             if entry.boards_played is None and entry.number in team_boards:
                 entry.boards_played = team_boards[entry.number]
+    return matches
 
+
+def _ranked_groups(
+    draft: DraftEvent, entries: list[DraftEntry], issues: IssueList
+) -> tuple[tuple[RankingGroup, ...], int]:
+    """The frozen ranking groups in file order, and the number of sessions (at least 1).
+
+    Guarantees: every entry is in exactly one group (:func:`~.grouping.partition`); a membership number
+    used twice in one session is reported; each group is ranked by :func:`~.places.rank_group`, its
+    entries ordered by place (unranked last), then by number; group names and labels name the session
+    only when the event has more than one.
+    """
     partition = decide_groups(draft, entries, issues)
     _check_duplicate_ids(partition, issues)
     sessions = {session for (session, _s, _d), _g in partition}
@@ -428,31 +259,10 @@ def finalise(draft: DraftEvent, issues: IssueList) -> ParsedEvent | None:
     for (session, section, direction), group_entries in partition:
         key = "/".join(part or "-" for part in (session, section, direction))
         label = group_label(session if multi_session else None, section, direction)
-        ranges, ranked_by = _rank_group(
+        ranges, ranked_by = rank_group(
             group_entries, handicap=draft.handicap, label=label, group_key=key, issues=issues
         )
-        frozen = [
-            Entry(
-                key=e.key,
-                number=e.number or "",
-                place_first=ranges[id(e)][0],
-                place_last=ranges[id(e)][1],
-                score=e.score,
-                percentage=e.percentage,
-                boards_played=e.boards_played,
-                players=tuple(e.players),
-                supplied_awards=tuple(e.awards),
-                name=e.name,
-                session=e.session,
-                section=e.section,
-                direction=e.direction,
-                place_in_file=e.place_text,
-                handicap=e.handicap,
-                adjustment=e.adjustment,
-                where=e.where,
-            )
-            for e in group_entries
-        ]
+        frozen = [_frozen_entry(e, ranges[id(e)]) for e in group_entries]
         frozen.sort(key=lambda e: (e.place_first is None, e.place_first or 0, _natural(e.number)))
         name = " ".join(part for part in ((session if multi_session else None), section, direction) if part)
         groups.append(
@@ -466,13 +276,46 @@ def finalise(draft: DraftEvent, issues: IssueList) -> ParsedEvent | None:
                 ranked_by=ranked_by,
             )
         )
+    return tuple(groups), max(1, len(sessions))
 
+
+def _frozen_entry(entry: DraftEntry, places: tuple[int | None, int | None]) -> Entry:
+    """``entry`` as a frozen :class:`~.model.Entry` covering ``places`` (first, last); values as read."""
+    return Entry(
+        key=entry.key,
+        number=entry.number or "",
+        place_first=places[0],
+        place_last=places[1],
+        score=entry.score,
+        percentage=entry.percentage,
+        boards_played=entry.boards_played,
+        players=tuple(entry.players),
+        supplied_awards=tuple(entry.awards),
+        name=entry.name,
+        session=entry.session,
+        section=entry.section,
+        direction=entry.direction,
+        place_in_file=entry.place_text,
+        handicap=entry.handicap,
+        adjustment=entry.adjustment,
+        where=entry.where,
+    )
+
+
+def _check_texts(draft: DraftEvent, entries: list[DraftEntry], issues: IssueList) -> None:
+    """At most one ``ENCODING_SUSPECT`` for the first garbled text among the event's name, the club's
+    name, the entries' names and the players' names (in that order)."""
     texts: list[tuple[str | None, Location]] = [(draft.name, draft.where), (draft.club_name, draft.where)]
     for entry in entries:
         texts.append((entry.name, entry.where))
         texts.extend((p.name, p.where) for p in entry.players)
     report_mojibake(texts, issues)
 
+
+def _frozen_event(
+    draft: DraftEvent, groups: tuple[RankingGroup, ...], matches: tuple[Match, ...], sessions: int
+) -> ParsedEvent:
+    """The frozen :class:`~.model.ParsedEvent`: the draft's event facts with the checked groups and matches."""
     return ParsedEvent(
         format=draft.format,
         version=draft.version,
@@ -488,8 +331,8 @@ def finalise(draft: DraftEvent, issues: IssueList) -> ParsedEvent | None:
         event_type=draft.event_type,
         boards_played=draft.boards_played,
         boards_declared=draft.boards_declared,
-        sessions=max(1, len(sessions)),
-        groups=tuple(groups),
+        sessions=sessions,
+        groups=groups,
         matches=matches,
         encoding=draft.encoding,
         awards_supplied=draft.awards_supplied,

@@ -24,6 +24,7 @@ class SanctionApplicationAdmin(DecidedByActionsAdmin):
 
     @admin.action(description=_("Approve the selected applications"), permissions=["change"])
     def approve(self, request, queryset):
+        """Approve each selected application through ``sanction_decide`` (§ 403B4, § 403B7); a reason is optional."""
         return decide_with_reason(
             self,
             request,
@@ -37,6 +38,7 @@ class SanctionApplicationAdmin(DecidedByActionsAdmin):
 
     @admin.action(description=_("Refuse the selected applications, with a reason"), permissions=["change"])
     def refuse(self, request, queryset):
+        """Refuse each selected application through ``sanction_decide``, with the reason it needs (§ 403B7)."""
         return decide_with_reason(
             self,
             request,
@@ -50,6 +52,8 @@ class SanctionApplicationAdmin(DecidedByActionsAdmin):
 
 @admin.register(Sanction)
 class SanctionAdmin(DecidedByActionsAdmin):
+    """The sanctions granted (§ 403B1–4), read only: a sanction comes only from an approved application."""
+
     list_display = ["club", "category", "quota", "date", "end_date", "dispensations", "granted_at"]
     list_filter = ["category", "quota", "federation"]
     search_fields = ["club__name", "club__number", "application__name"]

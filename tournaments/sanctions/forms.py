@@ -53,6 +53,7 @@ class SanctionApplicationForm(forms.Form):
     note = forms.CharField(label=_("Note to the district"), required=False, widget=forms.Textarea)
 
     def __init__(self, *args, clubs, **kwargs):
+        """``clubs``: those the user files for; the playing times offered are their active ones (§ 403B1–2)."""
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = clubs
         self.fields["playing_time"].queryset = (

@@ -1,6 +1,6 @@
 """Sanction pages (§ 403B): clubs apply, districts recommend or grant, everyone concerned follows the case.
 
-The secretariat decides in the admin (``tournaments.admin``); it may also use these pages.
+The secretariat decides in the admin (``tournaments.sanctions.admin``); it may also use these pages.
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from federation.schemes import codes_with
 from office.access import can_act_for_club, can_act_for_region, clubs_for, is_secretariat
 from office.models import Officer
 from tournaments.models import SanctionApplication
 from tournaments.sanctions.forms import DecideForm, RecommendForm, SanctionApplicationForm
-from tournaments.sanctions.services import FIELDS, sanction_apply, sanction_decide, sanction_recommend
+from tournaments.sanctions.rules import FIELDS
+from tournaments.sanctions.services import sanction_apply, sanction_decide, sanction_recommend
 
 
 def _application_for(request, pk: int) -> SanctionApplication:
@@ -32,6 +34,8 @@ def _application_for(request, pk: int) -> SanctionApplication:
 
 
 def _may_decide(user, application: SanctionApplication) -> bool:
+    """Whether the page offers ``user`` the decision: SP within the quota to the district (§ 403B4), the rest to
+    the secretariat once the district has recommended it (§ 403B7); never a decided application."""
     if application.status in (SanctionApplication.Status.APPROVED, SanctionApplication.Status.REFUSED):
         return False
     if application.secretariat_decides:
@@ -56,7 +60,7 @@ def application_list(request):
         "tournaments/sanctionapplication_list.html",
         {
             "applications": applications.select_related("club", "district").order_by("-date"),
-            "may_apply": clubs_for(user).filter(federation__scheme="dbf").exists(),
+            "may_apply": clubs_for(user).filter(federation__scheme__in=codes_with("sanctions")).exists(),
         },
     )
 
@@ -64,7 +68,7 @@ def application_list(request):
 @login_required
 def application_new(request):
     """A club director files an application for SP or GP (§ 403B); every unmet condition is shown."""
-    clubs = clubs_for(request.user).filter(federation__scheme="dbf", active=True).order_by("name")
+    clubs = clubs_for(request.user).filter(federation__scheme__in=codes_with("sanctions"), active=True).order_by("name")
     if not clubs.exists():
         raise PermissionDenied(_("Only a club's directors apply for its sanctions."))
     form = SanctionApplicationForm(request.POST or None, clubs=clubs)
@@ -85,6 +89,8 @@ def application_new(request):
 
 @login_required
 def application_detail(request, pk: int):
+    """One application with its history, and the step the user may take now: the district's recommendation
+    (§ 403B7) or the decision (§ 403B4, § 403B7)."""
     application = _application_for(request, pk)
     user = request.user
     may_recommend = (
@@ -107,6 +113,7 @@ def application_detail(request, pk: int):
 @login_required
 @require_POST
 def application_recommend(request, pk: int):
+    """The district recommends an application to the secretariat, or not (§ 403B7); refusals are shown."""
     application = _application_for(request, pk)
     form = RecommendForm(request.POST)
     if form.is_valid():
@@ -124,6 +131,7 @@ def application_recommend(request, pk: int):
 @login_required
 @require_POST
 def application_decide(request, pk: int):
+    """The district or the secretariat approves or refuses an application (§ 403B4, § 403B7)."""
     application = _application_for(request, pk)
     form = DecideForm(request.POST)
     if form.is_valid():

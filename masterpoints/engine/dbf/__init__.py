@@ -4,7 +4,8 @@ The § 406 formulas exist only as missing images; ``shared/spec/dbf.md`` rebuild
 every reading that DBf could decide differently (``D-Q1``…``D-Q20``) lives in a dated
 :class:`~masterpoints.engine.dbf.rules.DbfRuleSet`, passed in as a value (:data:`DBF_2023` by default).
 
-- ``rules.py``      the dated rule set, its JSON form and :func:`ruleset_for`
+- ``rules.py``      the dated rule set, its JSON form (``engine/codec.py``) and :func:`ruleset_for`
+- ``tables.py``     the rule set's record types and default tables (§§ 404, 405B5, 412–414, 434A)
 - ``scale.py``      D, n1, n2, r, p_max, Q and the scale of pairs, individual and mini-teams (§ 405B, § 406B),
                     the fixed § 434A GP tables and the provisional pair bonus (§ 406B2)
 - ``teams.py``      team matches, the BP bonus formula, the fixed SP/GP and festival bonuses (§ 406A, §§ 411–414)

@@ -22,6 +22,7 @@ from masterpoints.engine.common import (
     get_int,
     json_repr,
     parse_ranks,
+    reason_answer,
 )
 from masterpoints.engine.dbf.rules import CATEGORIES, DBF_2023, FORMS, ORGANIZERS, SPLITS, DbfRuleSet
 from masterpoints.engine.dbf.scale import KIND_DECIMALS, ScaleRequest, entry_awards, fmt_ratio, scale
@@ -132,8 +133,7 @@ def _scale(request: Mapping[str, Any], rules: DbfRuleSet) -> dict[str, Any]:
     if ranks is not None:
         decimals = KIND_DECIMALS[result.kind]
         answer["entries"] = [format_units(units, decimals) for units in entry_awards(result, ranks)]
-    if result.reason:
-        answer["reason"] = result.reason
+    answer.update(reason_answer(result.reason))
     answer["explanation"] = _explanation(result.explanation)
     return answer
 
@@ -186,8 +186,7 @@ def _team_bonus(request: Mapping[str, Any], rules: DbfRuleSet) -> dict[str, Any]
         "effective_teams": result.effective_field,
         "awards": result.amounts(),
     }
-    if result.reason:
-        answer["reason"] = result.reason
+    answer.update(reason_answer(result.reason))
     answer["explanation"] = _explanation(result.explanation)
     return answer
 

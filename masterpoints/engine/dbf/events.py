@@ -406,7 +406,7 @@ def _section_awards(
                     entry.entry,
                     event.category,
                     units if eligible else 0,
-                    Explanation(tuple(dict.fromkeys(rule_ids)), inputs),
+                    Explanation(tuple(dict.fromkeys(rule_ids)), inputs, section_scale.explanation.reason),
                     label,
                 )
             )
@@ -451,7 +451,7 @@ def _pair_bonus_awards(
                     entry.entry,
                     event.category,
                     units if eligible else 0,
-                    Explanation(tuple(dict.fromkeys(rule_ids)), inputs),
+                    Explanation(tuple(dict.fromkeys(rule_ids)), inputs, base.reason),
                     f"{label}/bonus",
                 )
             )

@@ -9,20 +9,35 @@ receives a rule set as a value; :data:`DBF_2023` (DBf rules valid from 1 Septemb
 
 Storage: :meth:`DbfRuleSet.to_dict` gives plain JSON types (numbers as exact strings such as ``"0.1"`` or
 ``"2/3"``, dates as ISO strings, mappings as objects) and :meth:`DbfRuleSet.from_dict` reads them back,
-optionally as overrides on top of a base set, so the Django side can keep a set in a ``JSONField``.
+optionally as overrides on top of a base set, so the Django side can keep a set in a ``JSONField``. The
+type-driven codec is :mod:`masterpoints.engine.codec`; the record types and the default tables are in
+:mod:`.tables` (both importable from here as before).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import types
 import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
+
+from masterpoints.engine.codec import decode as _decode
+from masterpoints.engine.codec import encode as _encode
+from masterpoints.engine.codec import fraction_text as fraction_text
+from masterpoints.engine.codec import parse_fraction as parse_fraction
+from masterpoints.engine.dbf.tables import (
+    BONUS_TABLES,
+    CUP_TABLES,
+    PAIR_TABLES,
+    ROW_FACTORS,
+    TEAM_TABLES,
+    TITLES,
+    TeamValueTable,
+    TitleRung,
+)
 
 FORMS: tuple[str, ...] = ("pairs", "individual", "minihold")
 CATEGORIES: tuple[str, ...] = ("BP", "SP", "GP")
@@ -34,54 +49,6 @@ F = Fraction
 
 def _f(text: str) -> Fraction:
     return Fraction(text)
-
-
-# --- small immutable record types used inside the rule set --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TitleRung:
-    """One title of the § 404A ladder (``dbf.md`` § 2.15), lowest first in :attr:`DbfRuleSet.titles`.
-
-    ``basis`` says how the condition reads (all amounts in MP, thresholds inclusive, § 404C3):
-
-    * ``"total"``: T ≥ ``total``.
-    * ``"bp_only"``: "kun BP": Bc/100 ≥ ``total`` when the rule set's ``kun_bp_literal`` is on (D-Q11),
-      otherwise T ≥ ``total``.
-    * ``"sp_gp_or_total"``: T ≥ ``total`` and (SG ≥ ``minimum`` or T ≥ ``alternative_total``); no
-      revaluation (Distriktsmester).
-    * ``"sp_gp"``: SGcheck(``minimum``, ``total``): SP+GP minimum, BP revalued 20 : 1 (§ 404B1, C1).
-    * ``"gp"``: Gcheck(``minimum``, ``total``): GP minimum, SP and then BP revalued (§ 404B1–2, C2–C5).
-    """
-
-    title: str
-    stars: int
-    basis: str
-    total: Fraction
-    minimum: Fraction = Fraction(0)
-    alternative_total: Fraction | None = None
-
-
-@dataclass(frozen=True)
-class TeamValueTable:
-    """Per-player MP for a won full match in one kind of team event (§§ 412–414, ``dbf.md`` § 2.4).
-
-    ``levels`` (when given) are the values by level/division 1, 2, … whatever the number of rows.
-    Otherwise ``random`` applies to rows split at random and ``by_rows[R − 1]`` lists the values of the
-    R strength rows from the top; for more rows than the longest list, ``extra`` is inserted at
-    ``extra_position`` (``"middle"`` or ``"end"``). ``bonus`` names how final placings are rewarded:
-    ``"formula"`` (§ 406A3, BP), ``"table"`` (:attr:`DbfRuleSet.team_bonus_tables`), ``"festival"``
-    (§ 413F) or ``"none"``.
-    """
-
-    category: str
-    random: Fraction | None = None
-    by_rows: tuple[tuple[Fraction, ...], ...] = ()
-    extra: Fraction | None = None
-    extra_position: str = "end"
-    levels: tuple[Fraction, ...] = ()
-    bonus: str = "none"
-    source: str = ""
 
 
 def _insert_extra(table: tuple[tuple[Fraction, ...], ...], rows: int, extra: Fraction | None, position: str):
@@ -103,131 +70,6 @@ def _insert_extra(table: tuple[tuple[Fraction, ...], ...], rows: int, extra: Fra
 
 
 # --- the rule set -------------------------------------------------------------------------------------------------
-
-_ROW_FACTORS = (
-    (F(0),),
-    (F(1, 10), F(-1, 10)),
-    (F(3, 20), F(0), F(-3, 20)),
-    (F(3, 20), F(1, 20), F(-1, 20), F(-3, 20)),
-    (F(1, 5), F(1, 10), F(0), F(-1, 10), F(-1, 5)),
-)
-
-_TEAM_TABLES: tuple[tuple[str, TeamValueTable], ...] = (
-    # § 412A: the BP row values are a formula of the number of rows (bp_team_* fields); random rows 16.
-    ("bp", TeamValueTable("BP", random=F(16), bonus="formula", source="§ 412A")),
-    (
-        "sp_outside_pyramid",
-        TeamValueTable(
-            "SP",
-            random=F(5),
-            by_rows=((F(5),), (F(5), F(4)), (F(6), F(5), F(4)), (F(7), F(6), F(5), F(4))),
-            extra=F(3),
-            extra_position="end",
-            source="§ 413A",
-        ),
-    ),
-    (
-        "sp_third_div_qual",
-        TeamValueTable("SP", by_rows=((F(6),), (F(7), F(6))), bonus="table", source="§ 413B2a, B3a"),
-    ),
-    (
-        "sp_district_promotion",
-        TeamValueTable(
-            "SP", by_rows=((F(5),), (F(5), F(4)), (F(5), F(4), F(3))), bonus="table", source="§ 413C2a, C3a"
-        ),
-    ),
-    ("sp_women_school", TeamValueTable("SP", levels=(F(4),), bonus="table", source="§ 413D2a")),
-    ("sp_junior_qual", TeamValueTable("SP", levels=(F(4),), bonus="none", source="§ 413E2")),
-    (
-        "sp_festival",
-        TeamValueTable(
-            "SP",
-            random=F(8),
-            by_rows=(
-                (F(8),),
-                (_f("8.8"), _f("7.2")),
-                (_f("9.2"), _f("8.0"), _f("6.8")),
-                (_f("9.2"), _f("8.4"), _f("7.6"), _f("6.8")),
-                (_f("9.6"), _f("8.8"), _f("8.0"), _f("7.2"), _f("6.4")),
-            ),
-            extra=_f("8.0"),
-            extra_position="middle",
-            bonus="festival",
-            source="§ 413F3–7",
-        ),
-    ),
-    ("gp_division", TeamValueTable("GP", levels=(F(5), F(4), _f("2.5")), bonus="table", source="§ 414B2a")),
-    ("gp_women_division", TeamValueTable("GP", levels=(_f("1.25"), _f("0.75")), bonus="table", source="§ 414C2a")),
-    ("gp_dm_junior", TeamValueTable("GP", levels=(_f("1.25"), _f("0.75")), bonus="table", source="§ 414D2a")),
-    ("gp_dm_senior", TeamValueTable("GP", levels=(_f("1.25"), _f("0.75")), bonus="table", source="§ 414E2a")),
-    ("gp_dm_mixed", TeamValueTable("GP", levels=(_f("2.5"),), bonus="table", source="§ 414F2a")),
-    # § 414G: 1.67 is normative as printed, not 5/3 (dbf.md § 2.10).
-    ("gp_dm_club", TeamValueTable("GP", levels=(_f("1.67"),), bonus="table", source="§ 414G2a")),
-)
-
-_CUP_ROUNDS = ("final", "semifinal", "quarterfinal", "round_of_16", "up_to_128", "ordinary", "extraordinary")
-_CUP_TABLES = (
-    ("gp_cup_main", tuple(zip(_CUP_ROUNDS, (F(24), F(12), F(6), F(4), F(3), F(2), F(1)), strict=True))),
-    (
-        "gp_cup_breadth",
-        tuple(
-            zip(
-                _CUP_ROUNDS,
-                (F(10), F(5), _f("2.5"), _f("1.67"), _f("1.25"), _f("0.83"), _f("0.42")),
-                strict=True,
-            )
-        ),
-    ),
-)
-
-#: § 413B–D and § 414B–G: bonus per player by level (as a string "1", "2", …) and place. Printed values are
-#: used exactly (13.3 and 6.7 are printed rounded to nearest, D-Q16). GP 1st division: "14 GP til ligelig
-#: deling" between 3rd and 4th is 7 per place; 3rd division's 14 and 8 are shared between the parallel rows
-#: East and West by the caller's ``parallel_rows`` (§ 411D2a).
-_BONUS_TABLES = (
-    (
-        "sp_third_div_qual",
-        (("1", (F(60), F(40), F(30), F(24))), ("2", (F(20), _f("13.3"), F(10)))),
-    ),
-    ("sp_district_promotion", (("1", (F(15), F(10))), ("2", (F(10), _f("6.7"))), ("3", (_f("7.5"), F(5))))),
-    ("sp_women_school", (("1", (F(10), _f("6.7"))),)),
-    ("gp_division", (("1", (F(28), F(20), F(7), F(7))), ("2", (F(10), F(7))), ("3", (F(14), F(8))))),
-    ("gp_women_division", (("1", (F(7), F(5), F(3))), ("2", (F(2), F(1))))),
-    ("gp_dm_junior", (("1", (F(7), F(5), F(3))), ("2", (F(2), F(1))))),
-    ("gp_dm_senior", (("1", (F(7), F(5), F(3))), ("2", (F(2), F(1))), ("3", (F(1),)))),
-    ("gp_dm_mixed", (("1", (F(10), F(8), F(6), F(4), F(3), F(2), F(1))),)),
-    ("gp_dm_club", (("1", (F(6), F(4), F(2))),)),
-)
-
-_PAIR_TABLES = (
-    ("dm_open_superliga", (F(40), F(27), F(18), F(12), F(8), F(6), F(4), F(3), F(2), F(1), F(1))),
-    (
-        "dm_open_1st_division",
-        (F(20), F(14), F(9), F(6), F(4), F(3), F(2), F(2), F(1), F(1), F(1), F(1), F(1), F(1)),
-    ),
-    ("dm_mixed_a", (F(24), F(18), F(12), F(10), F(8), F(7), F(6), F(5), F(4), F(3), F(2), F(1))),
-    ("dm_mixed_b", (F(4), F(3), F(3), F(2), F(2), F(2), F(1), F(1), F(1), F(1))),
-    ("dm_women", (F(12), F(10), F(9), F(8), F(7), F(6), F(5), F(4), F(3), F(2), F(1))),
-    ("dm_senior", (F(12), F(10), F(9), F(8), F(7), F(6), F(5), F(4), F(3), F(2), F(1))),
-)
-
-_TITLES = (
-    TitleRung("klubmester", 0, "total", F(2)),
-    TitleRung("klubmester", 1, "bp_only", F(5)),
-    TitleRung("klubmester", 2, "bp_only", F(20)),
-    TitleRung("distriktsmester", 0, "sp_gp_or_total", F(15), F(5), F(30)),
-    TitleRung("kredsmester", 0, "sp_gp", F(50), F(25)),
-    TitleRung("kredsmester", 1, "sp_gp", F(100), F(25)),
-    TitleRung("kredsmester", 2, "sp_gp", F(150), F(25)),
-    TitleRung("forbundsmester", 0, "gp", F(150), F(75)),
-    TitleRung("forbundsmester", 1, "gp", F(300), F(75)),
-    TitleRung("forbundsmester", 2, "gp", F(500), F(75)),
-    TitleRung("stormester", 0, "gp", F(500), F(250)),
-    TitleRung("stormester", 1, "gp", F(1000), F(250)),
-    TitleRung("stormester", 2, "gp", F(2000), F(250)),
-    TitleRung("stormester", 3, "gp", F(4000), F(250)),
-)
-
 
 #: Fraction defaults of the rule set as module constants (Fractions are immutable; RUF009).
 _D_2_0 = _f("2.0")
@@ -260,6 +102,18 @@ class DbfRuleSet:
 
     # § 402 / dbf.md § 2.0 — the unit (= MPmin) of each kind: 1 BP, 0.1 SP, 0.01 GP.
     units: tuple[tuple[str, Fraction], ...] = (("BP", F(1)), ("SP", F(1, 10)), ("GP", F(1, 100)))
+    #: § 403: what each organiser awards without a sanction (clubs BP, districts and circles SP, DBf GP);
+    #: a sanction (§ 403A–B) extends it for one tournament.
+    organiser_awards: tuple[tuple[str, tuple[str, ...]], ...] = (
+        ("club", ("BP",)),
+        ("district", ("BP", "SP")),
+        ("circle", ("BP", "SP")),
+        ("federation", ("BP", "SP", "GP")),
+    )
+    #: § 451C: a points season runs from 16 May to 15 May: (month, day) of its first day.
+    season_start: tuple[int, int] = (5, 16)
+    #: § 451B: the title e-mail goes to the clubs "hver måned fra september til april".
+    title_mail_months: tuple[int, ...] = (9, 10, 11, 12, 1, 2, 3, 4)
 
     # § 2.1 — mass factor M per participant in the row, by form and category (§§ 422–444).
     mass_factors: tuple[tuple[str, tuple[tuple[str, Fraction], ...]], ...] = (
@@ -292,7 +146,7 @@ class DbfRuleSet:
     n2_enlarges_field: bool = True
 
     # § 2.3 — row-strength factor r by number of strength rows (§ 405B5); extra rows in the middle at 0.
-    row_factors: tuple[tuple[Fraction, ...], ...] = _ROW_FACTORS
+    row_factors: tuple[tuple[Fraction, ...], ...] = ROW_FACTORS
     row_factor_extra: Fraction = _Q_0
     #: D-Q8: rows split at random use each row's own N (off); on: one common scale from the average row size.
     random_rows_common_scale: bool = False
@@ -323,8 +177,8 @@ class DbfRuleSet:
     #: § 412A: row A = 16 + R, B = 12 + R, C = 10 + R, each further row 2 less; random rows 16.
     bp_team_row_bases: tuple[Fraction, ...] = (F(16), F(12), F(10))
     bp_team_row_step: Fraction = _Q_2
-    team_tables: tuple[tuple[str, TeamValueTable], ...] = _TEAM_TABLES
-    cup_tables: tuple[tuple[str, tuple[tuple[str, Fraction], ...]], ...] = _CUP_TABLES
+    team_tables: tuple[tuple[str, TeamValueTable], ...] = TEAM_TABLES
+    cup_tables: tuple[tuple[str, tuple[tuple[str, Fraction], ...]], ...] = CUP_TABLES
 
     # § 2.11 — BP team bonus (§ 406A3, § 412B).
     bp_bonus_per_match: Fraction = _Q_10
@@ -335,7 +189,7 @@ class DbfRuleSet:
     bonus_min_share: Fraction = _Q_1_2
 
     # § 2.12 — fixed SP/GP team bonuses.
-    team_bonus_tables: tuple[tuple[str, tuple[tuple[str, tuple[Fraction, ...]], ...]], ...] = _BONUS_TABLES
+    team_bonus_tables: tuple[tuple[str, tuple[tuple[str, tuple[Fraction, ...]], ...]], ...] = BONUS_TABLES
     #: D-Q18: the § 413B–D bonuses are multiplied by min(1, b/32); off: the printed values are fixed.
     pyramid_bonus_prorated: bool = True
     prorated_bonus_tables: tuple[str, ...] = ("sp_third_div_qual", "sp_district_promotion", "sp_women_school")
@@ -359,7 +213,7 @@ class DbfRuleSet:
     pair_bonus_paid_share: Fraction = _Q_1_4
 
     # § 2.14 — fixed GP tables for pair events (§ 434A).
-    pair_tables: tuple[tuple[str, tuple[Fraction, ...]], ...] = _PAIR_TABLES
+    pair_tables: tuple[tuple[str, tuple[Fraction, ...]], ...] = PAIR_TABLES
     #: § 434A1b, D-Q9: below this many pairs, only the first ceil(N/3) entries of the table are paid.
     pair_table_reduced_below: tuple[tuple[str, int], ...] = (("dm_open_1st_division", 40),)
     #: § 434A1c, D-Q19: DM open pairs 2nd division pays the normal GP scale times this, after Q.
@@ -381,7 +235,7 @@ class DbfRuleSet:
     handicap_sp_gp_ranking: str = "handicap"
 
     # § 2.15 — titles and revaluation (§ 404).
-    titles: tuple[TitleRung, ...] = _TITLES
+    titles: tuple[TitleRung, ...] = TITLES
     bp_per_sp: int = 20
     sp_per_gp: int = 20
     #: D-Q11: "5 MP (kun BP)" counts BP only (on) or total MP with no SP/GP minimum (off).
@@ -421,6 +275,10 @@ class DbfRuleSet:
             if name == key:
                 return value
         raise KeyError(key)
+
+    def awards_of(self, organiser: str) -> tuple[str, ...]:
+        """The kinds ``organiser`` (club, district, circle, federation) awards without a sanction (§ 403)."""
+        return dict(self.organiser_awards).get(organiser, ())
 
     def unit(self, category: str) -> Fraction:
         """MPmin of ``category`` (§ 402, § 406B3)."""
@@ -478,116 +336,3 @@ def ruleset_for(on_date: dt.date, sets: Iterable[DbfRuleSet] = DEFAULT_RULE_SETS
     if not valid:
         raise LookupError(f"no DBf rule set is valid on {on_date.isoformat()}")
     return max(valid, key=lambda s: s.valid_from)
-
-
-# --- JSON codec driven by the type hints --------------------------------------------------------------------------
-
-
-def fraction_text(value: Fraction) -> str:
-    """``Fraction`` as the shortest exact text: a decimal when it terminates (``"0.1"``), else ``"2/3"``."""
-    value = Fraction(value)
-    den = value.denominator
-    while den % 2 == 0:
-        den //= 2
-    while den % 5 == 0:
-        den //= 5
-    if den != 1:
-        return f"{value.numerator}/{value.denominator}"
-    text = format(Decimal(value.numerator) / Decimal(value.denominator), "f")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text
-
-
-def parse_fraction(raw: Any, name: str = "value") -> Fraction:
-    """An exact number from a JSON value: an int, a decimal string (``"0.1"``) or a ratio (``"2/3"``)."""
-    if isinstance(raw, bool) or not isinstance(raw, int | str):
-        raise ValueError(f"{name}: expected a number as a string, not {raw!r}")
-    try:
-        if isinstance(raw, str) and "/" in raw:
-            num, den = raw.split("/", 1)
-            return Fraction(int(num.strip()), int(den.strip()))
-        return Fraction(Decimal(str(raw).strip()))
-    except (InvalidOperation, ValueError, ZeroDivisionError):
-        raise ValueError(f"{name}: {raw!r} is not an exact number") from None
-
-
-def _encode(hint: Any, value: Any) -> Any:
-    """Encode ``value`` of type ``hint`` as plain JSON types (driven by the type, so it round-trips)."""
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        if value is None:
-            return None
-        others = [o for o in typing.get_args(hint) if o is not type(None)]
-        return _encode(others[0], value)
-    if hint is Fraction:
-        return fraction_text(value)
-    if hint is dt.date:
-        return value.isoformat()
-    if hint in (bool, int, str):
-        return value
-    if dataclasses.is_dataclass(hint):
-        sub = typing.get_type_hints(hint)
-        return {f.name: _encode(sub[f.name], getattr(value, f.name)) for f in dataclasses.fields(hint)}
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if _is_pairs(hint):
-            value_hint = typing.get_args(args[0])[1]
-            return {key: _encode(value_hint, item) for key, item in value}
-        if len(args) == 2 and args[1] is Ellipsis:
-            return [_encode(args[0], item) for item in value]
-        return [_encode(a, item) for a, item in zip(args, value, strict=True)]
-    raise TypeError(f"cannot store {value!r} as {hint!r} in a rule set")
-
-
-def _is_pairs(hint: Any) -> bool:
-    """``tuple[tuple[str, X], ...]``: a mapping stored as pairs."""
-    if typing.get_origin(hint) is not tuple:
-        return False
-    args = typing.get_args(hint)
-    if len(args) != 2 or args[1] is not Ellipsis:
-        return False
-    inner = args[0]
-    return typing.get_origin(inner) is tuple and len(typing.get_args(inner)) == 2 and typing.get_args(inner)[0] is str
-
-
-def _decode(hint: Any, raw: Any, name: str) -> Any:
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(hint)
-        if raw is None and type(None) in options:
-            return None
-        others = [o for o in options if o is not type(None)]
-        return _decode(others[0], raw, name)
-    if hint is Fraction:
-        return parse_fraction(raw, name)
-    if hint is bool:
-        if not isinstance(raw, bool):
-            raise ValueError(f"{name}: expected true or false")
-        return raw
-    if hint is int:
-        if isinstance(raw, bool) or not isinstance(raw, int):
-            raise ValueError(f"{name}: expected a whole number")
-        return raw
-    if hint is str:
-        if not isinstance(raw, str):
-            raise ValueError(f"{name}: expected text")
-        return raw
-    if hint is dt.date:
-        return dt.date.fromisoformat(raw)
-    if dataclasses.is_dataclass(hint):
-        sub = typing.get_type_hints(hint)
-        return hint(**{key: _decode(sub[key], value, f"{name}.{key}") for key, value in raw.items()})
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if _is_pairs(hint) and isinstance(raw, Mapping):
-            value_hint = typing.get_args(args[0])[1]
-            return tuple((str(key), _decode(value_hint, value, f"{name}.{key}")) for key, value in raw.items())
-        if not isinstance(raw, list):
-            raise ValueError(f"{name}: expected a list")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], item, f"{name}[{i}]") for i, item in enumerate(raw))
-        if len(args) != len(raw):
-            raise ValueError(f"{name}: expected {len(args)} items")
-        return tuple(_decode(a, item, f"{name}[{i}]") for i, (a, item) in enumerate(zip(args, raw, strict=True)))
-    raise TypeError(f"{name}: cannot read type {hint!r}")

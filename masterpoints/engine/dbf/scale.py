@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from masterpoints.engine.common import (
     Explanation,
+    Reason,
     RequestError,
     ceil_units,
     format_units,
@@ -91,7 +92,8 @@ class Scale:
     """A finished scale: unrounded values and rounded awards (integer units of ``unit``) per place.
 
     ``effective_field`` is D' (the field the award is computed for), ``places_paid`` p_max, ``ratio`` Q
-    (``None`` for fixed tables and team bonuses). ``reason`` says why nothing is awarded, if so.
+    (``None`` for fixed tables and team bonuses). ``reason`` says why nothing is awarded, if so (its code and
+    parameters; ``reason.text`` is the English sentence).
     """
 
     kind: str
@@ -102,7 +104,7 @@ class Scale:
     ratio: Fraction | None
     raw: tuple[Fraction, ...]
     awards: tuple[int, ...]
-    reason: str | None
+    reason: Reason | None
     explanation: Explanation
 
     def raw_at(self, place: int) -> Fraction:
@@ -383,7 +385,7 @@ def scale(request: ScaleRequest, rules: DbfRuleSet = DBF_2023) -> Scale:
         rules_used.append("D-Q19")
     if f.n1 == 0:
         reason = _no_award_reason(request, rules, f.n1_rule)
-        expl = Explanation(tuple(dict.fromkeys(rules_used)), (*inputs, ("reason", reason)))
+        expl = Explanation(tuple(dict.fromkeys(rules_used)), tuple(inputs)).because(reason)
         return Scale(request.category, unit, request.participants, f.field, 0, None, (), (), reason, expl)
     q = ratio(unit, f.base_max, f.places, rules)
     raw = geometric_values(f.amount, q, f.places)
@@ -394,12 +396,13 @@ def scale(request: ScaleRequest, rules: DbfRuleSet = DBF_2023) -> Scale:
     return Scale(request.category, unit, request.participants, f.field, f.places, q, raw, awards, None, expl)
 
 
-def _no_award_reason(request: ScaleRequest, rules: DbfRuleSet, rule: str) -> str:
+def _no_award_reason(request: ScaleRequest, rules: DbfRuleSet, rule: str) -> Reason:
+    """Why n1 = 0: too few boards per playing day for BP (§ 405B6c), in the tournament for SP (§ 405B7c)
+    and for GP at a club (§ 405B7g); ``rule`` is the one that set n1."""
     if request.category == "BP":
-        return f"too few boards: {request.boards} < {rules.bp_boards_half} per playing day, no BP ({rule})"
-    if request.category == "SP":
-        return f"too few boards: {request.boards} < {rules.sp_boards_half} in the tournament, no SP ({rule})"
-    return f"too few boards: {request.boards} < {rules.gp_club_boards_full} in the tournament, no GP ({rule})"
+        return Reason.of("BP_TOO_FEW_BOARDS", boards=request.boards, need=rules.bp_boards_half, rule=rule)
+    need = rules.sp_boards_half if request.category == "SP" else rules.gp_club_boards_full
+    return Reason.of("SPGP_TOO_FEW_BOARDS", boards=request.boards, need=need, kind=request.category, rule=rule)
 
 
 # --- fixed tables (§ 434A) ----------------------------------------------------------------------------------------
@@ -462,8 +465,8 @@ def pair_bonus_scale(request: ScaleRequest, rules: DbfRuleSet = DBF_2023) -> Sca
     f = _factors(request, rules)
     unit = rules.unit(request.category)
     if not rules.pair_bonus_enabled:
-        reason = "the § 406B2 pair bonus formula is not confirmed (D-Q15): the director enters it by hand (§ 451A)"
-        expl = Explanation(("§ 406B2", "D-Q15", "§ 451A"), (("reason", reason),))
+        reason = Reason.of("PAIR_BONUS_BY_HAND")
+        expl = Explanation(("§ 406B2", "D-Q15", "§ 451A")).because(reason)
         return Scale(request.category, unit, request.participants, f.field, 0, None, (), (), reason, expl)
     bonus_field = ceil_units(f.field * (1 + rules.pair_bonus_field_surcharge))
     places = places_paid(f.field, rules.pair_bonus_paid_share)
@@ -479,7 +482,7 @@ def pair_bonus_scale(request: ScaleRequest, rules: DbfRuleSet = DBF_2023) -> Sca
     )
     if f.n1 == 0:
         reason = _no_award_reason(request, rules, f.n1_rule)
-        expl = Explanation(("§ 406B2", "D-Q15", f.n1_rule), (*inputs, ("reason", reason)))
+        expl = Explanation(("§ 406B2", "D-Q15", f.n1_rule), inputs).because(reason)
         return Scale(request.category, unit, request.participants, bonus_field, 0, None, (), (), reason, expl)
     q = ratio(unit, base_max if rules.q_from_base_scale else amount, places, rules)
     raw = geometric_values(amount, q, places)

@@ -180,7 +180,12 @@ def _match_awards(event: TeamEvent, match: Match, cup: bool, rules: DbfRuleSet, 
                 inputs += (("cup_round", match.cup_round or ""),)
             out.append(
                 PlayerAward(
-                    player.player, side.entry, event.category, award.units, Explanation(rule_ids, inputs), match.key
+                    player.player,
+                    side.entry,
+                    event.category,
+                    award.units,
+                    Explanation(rule_ids, inputs, award.explanation.reason),
+                    match.key,
                 )
             )
     return out
@@ -257,7 +262,7 @@ def _standing_awards(event: TeamEvent, standing: Standing, kind: str, rules: Dbf
                     entry.entry,
                     event.category,
                     units if eligible else 0,
-                    Explanation(tuple(dict.fromkeys(rule_ids)), inputs),
+                    Explanation(tuple(dict.fromkeys(rule_ids)), inputs, bonus.explanation.reason),
                     f"bonus/{standing.key}",
                 )
             )

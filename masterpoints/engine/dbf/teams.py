@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from masterpoints.engine.common import Explanation, RequestError, ceil_units, format_units
+from masterpoints.engine.common import Explanation, Reason, RequestError, ceil_units, format_units
 from masterpoints.engine.dbf.rules import CATEGORIES, DBF_2023, SPLITS, DbfRuleSet
 from masterpoints.engine.dbf.scale import KIND_DECIMALS, Scale, fmt, places_paid
 
@@ -284,8 +284,9 @@ def team_bonus(request: TeamBonusRequest, rules: DbfRuleSet = DBF_2023) -> Scale
     )
     unit = rules.unit("BP")
     if winner <= 0:
-        reason = "no boards were played, so there is no bonus (§ 405A4)"
-        return Scale("BP", unit, r.teams, t_eff, 0, None, (), (), reason, Explanation(tuple(rule_ids), inputs))
+        reason = Reason.of("NO_BOARDS_NO_BONUS")
+        expl = Explanation(tuple(rule_ids), inputs).because(reason)
+        return Scale("BP", unit, r.teams, t_eff, 0, None, (), (), reason, expl)
     awards = tuple(ceil_units(v, unit) for v in raw)
     return Scale("BP", unit, r.teams, t_eff, places, None, raw, awards, None, Explanation(tuple(rule_ids), inputs))
 

@@ -22,6 +22,7 @@ from masterpoints.engine.common import (
     get_int,
     json_repr,
     parse_ranks,
+    reason_answer,
 )
 from masterpoints.engine.hbs.categories import NextCategory, category_for
 from masterpoints.engine.hbs.rules import FORMS, HBS_DRAFT, KINDS, HbsRuleSet
@@ -68,8 +69,7 @@ def _scale(request: Mapping[str, Any], rules: HbsRuleSet) -> dict[str, Any]:
     answer["awards"] = [str(units) for units in result.awards]
     if ranks is not None:
         answer["entries"] = [str(e.units) for e in result.entries]
-    if result.reason is not None:
-        answer["reason"] = result.reason
+    answer.update(reason_answer(result.reason))
     answer["explanation"] = result.explanation.as_dict()
     if ranks is not None:
         answer["entry_explanations"] = [e.explanation.as_dict() for e in result.entries]

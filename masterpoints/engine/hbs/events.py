@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from masterpoints.engine.common import Explanation, PlayerAward, RequestError, parse_ranks
+from masterpoints.engine.common import Explanation, PlayerAward, Reason, RequestError, parse_ranks
 from masterpoints.engine.hbs.rules import FORMS, HBS_DRAFT, KINDS, HbsRuleSet, number_text
 from masterpoints.engine.hbs.scale import (
     EntryPoints,
     Scale,
     ScaleRequest,
+    b_not_positive_reason,
     entry_points,
     fixed,
     formula_first_place,
@@ -295,15 +296,16 @@ def _players(
     out = []
     for j, p in enumerate(entry.players):
         units = points.units
-        ids, inputs = rule_ids, base_inputs
+        explanation = Explanation(rule_ids, base_inputs, points.explanation.reason)
         if context.event.form == "teams":
-            ids = (*rule_ids, "H-9")
             ok, text = _board_share(p, unit_boards, rules, f"{where}.players[{j}].boards")
-            inputs = (*inputs, ("boards played", text))
+            explanation = Explanation((*rule_ids, "H-9"), (*base_inputs, ("boards played", text)), explanation.reason)
             if not ok:
                 units = 0
-                inputs = (*inputs, ("reason", f"played less than {_percent(rules.team_board_share)} (rule 6, H-9)"))
-        out.append(PlayerAward(p.player, entry.entry, context.award.kind, units, Explanation(ids, inputs), part))
+                explanation = explanation.because(
+                    Reason.of("TEAM_SHARE_TOO_SMALL", share=_percent(rules.team_board_share))
+                )
+        out.append(PlayerAward(p.player, entry.entry, context.award.kind, units, explanation, part))
     return out
 
 
@@ -355,17 +357,15 @@ def _matches(context: _Context, where: str) -> list[PlayerAward]:
         ]
         if share != 1:
             inputs.append(("draw share", number_text(share)))
-        reason = None
+        reason = b_not_positive_reason(b, rules)
         if match.boards < rules.win_min_boards:
-            reason = f"a match of {match.boards} boards is not scored per win: it needs {rules.win_min_boards} (H-5)"
-        elif b <= 0 and rules.nothing_when_b_nonpositive:
-            reason = f"B = {fixed(b, 4)} is not positive and this rule set awards nothing then (H-6 setting)"
+            reason = Reason.of("MATCH_TOO_SHORT_FOR_WIN", boards=match.boards, need=rules.win_min_boards)
+        explanation = Explanation(("H-1", "H-5", "HBS formula", "H-6"), (*context.base_inputs(), *inputs))
         units = 0 if reason else round_points(b * share, rules)
         if reason:
-            inputs.append(("reason", reason))
+            explanation = explanation.because(reason)
         else:
-            inputs.append(("points", str(units)))
-        explanation = Explanation(("H-1", "H-5", "HBS formula", "H-6"), (*context.base_inputs(), *inputs))
+            explanation = Explanation(explanation.rules, (*explanation.inputs, ("points", str(units))))
         points = EntryPoints(1, 1, b * share, units, explanation)
         for side in sides:
             entry = entries[side.entry][1]
@@ -382,10 +382,12 @@ def _match_players(
         ok, text = _board_share(p, match.boards, rules, f"{where}.players[{j}].boards")
         inputs = (*points.explanation.inputs, ("entry", entry.entry), ("boards played", text))
         units = points.units
+        explanation = Explanation((*points.explanation.rules, "H-9"), inputs, points.explanation.reason)
         if not ok:
             units = 0
-            inputs = (*inputs, ("reason", f"played less than {_percent(rules.team_board_share)} of the match (H-9)"))
-        explanation = Explanation((*points.explanation.rules, "H-9"), inputs)
+            explanation = explanation.because(
+                Reason.of("MATCH_SHARE_TOO_SMALL", share=_percent(rules.team_board_share))
+            )
         out.append(PlayerAward(p.player, entry.entry, context.award.kind, units, explanation, f"match {match.key}"))
     return out
 

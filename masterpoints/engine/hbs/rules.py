@@ -110,6 +110,20 @@ class HbsRuleSet:
 
     #: H-1 / H-4: what an event absent from the list of recognised tournaments awards: (kind, S) pairs.
     unlisted_awards: tuple[tuple[str, Fraction], ...] = (("black", Fraction(1)),)
+    #: H-1: what each organiser awards when its event is not on the list: clubs and regions black points,
+    #: the federation's own events every kind; a listed event awards the kinds of its entry on the list.
+    organiser_awards: tuple[tuple[str, tuple[str, ...]], ...] = (
+        ("club", ("black",)),
+        ("district", ("black",)),
+        ("circle", ("black",)),
+        ("federation", ("black", "red", "master")),
+    )
+    #: Rule 3 lists by calendar year: (month, day) of a season's first day.
+    season_start: tuple[int, int] = (1, 1)
+    #: HBS has no mail rule of its own; the category e-mail follows DBf's § 451B months.
+    title_mail_months: tuple[int, ...] = (9, 10, 11, 12, 1, 2, 3, 4)
+    #: Transition rule 3: the share of a 1991 category's red and master minimums its holder is credited.
+    transition_1991_share: Fraction = Fraction(1, 2)
 
     #: H-2: the category ladder, lowest first, and how its empty black cells read.
     categories: tuple[CategoryRow, ...] = DRAFT_CATEGORIES
@@ -150,6 +164,10 @@ class HbsRuleSet:
         """Fewest units for a tournament of ``form`` to score (rule 5, H-10)."""
         return dict(self.minimum_fields)[form]
 
+    def awards_of(self, organiser: str) -> tuple[str, ...]:
+        """The kinds ``organiser`` awards at an event not on the list of recognised tournaments (H-1)."""
+        return dict(self.organiser_awards).get(organiser, ())
+
     def category_minimums(self) -> tuple[tuple[str, int, int, int], ...]:
         """The ladder as read by H-2: ``(name, black, red, master)`` with every minimum a number.
 
@@ -181,6 +199,10 @@ class HbsRuleSet:
                 out[f.name] = {form: number_text(t) for form, t in value}
             elif f.name == "minimum_fields":
                 out[f.name] = dict(value)
+            elif f.name == "organiser_awards":
+                out[f.name] = {organiser: list(kinds) for organiser, kinds in value}
+            elif f.name in ("season_start", "title_mail_months"):
+                out[f.name] = list(value)
             elif f.name == "unlisted_awards":
                 out[f.name] = [{"kind": kind, "strength": number_text(s)} for kind, s in value]
             elif f.name == "categories":
@@ -221,6 +243,13 @@ def _from_json(name: str, raw: Any, default: Any) -> Any:
         return tuple((form, _int(raw[form])) for form in FORMS)
     if name == "unlisted_awards":
         return tuple((str(item["kind"]), _num(item["strength"])) for item in raw)
+    if name == "organiser_awards":
+        return tuple((str(organiser), tuple(str(kind) for kind in kinds)) for organiser, kinds in raw.items())
+    if name == "season_start":
+        month, day = (_int(part) for part in raw)
+        return (month, day)
+    if name == "title_mail_months":
+        return tuple(_int(month) for month in raw)
     if name == "categories":
         return tuple(
             CategoryRow(

@@ -19,7 +19,7 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
 
-from masterpoints.engine.common import Explanation, Number, RequestError, ceil_units, parse_ranks, tie_share
+from masterpoints.engine.common import Explanation, Number, Reason, RequestError, ceil_units, parse_ranks, tie_share
 from masterpoints.engine.hbs.rules import FORMS, HBS_DRAFT, HbsRuleSet, number_text
 
 #: Significant digits of the logarithms (the design asks for at least 50).
@@ -67,7 +67,8 @@ class Scale:
 
     ``first_place`` is B unrounded (``None`` only when it cannot be known: no band for a field that is
     below the minimum anyway). ``values`` are the unrounded P_1…P_n, ``awards`` the rounded points of
-    places 1…n (empty, with ``places_paid`` 0 and a ``reason``, when nothing is awarded).
+    places 1…n (empty, with ``places_paid`` 0 and a ``reason``, when nothing is awarded: its code and
+    parameters, ``reason.text`` the English sentence).
     """
 
     request: ScaleRequest
@@ -79,7 +80,7 @@ class Scale:
     values: tuple[Fraction, ...]
     awards: tuple[int, ...]
     entries: tuple[EntryPoints, ...]
-    reason: str | None
+    reason: Reason | None
     explanation: Explanation
 
     def raw(self, place: int) -> Fraction:
@@ -144,17 +145,36 @@ def round_points(value: Number, rules: HbsRuleSet = HBS_DRAFT) -> int:
     return max(rules.minimum_award, ceil_units(value))
 
 
-def minimum_field_reason(form: str, participants: int, rules: HbsRuleSet = HBS_DRAFT) -> str | None:
-    """H-10 / rule 5: why a field is too small to score, or ``None`` when it is large enough."""
+def minimum_field_reason(form: str, participants: int, rules: HbsRuleSet = HBS_DRAFT) -> Reason | None:
+    """H-10 / rule 5: why a field is too small to score (FIELD_BELOW_MINIMUM), or ``None`` when it is large
+    enough."""
     minimum = rules.minimum_field(form)
     if participants >= minimum:
         return None
-    noun = UNIT_NOUNS[form]
-    article = "an" if form[0] in "aeiou" else "a"
-    return (
-        f"field below the minimum: {participants} {noun} took part, {article} {form} tournament needs at least "
-        f"{minimum} {noun} to score (rule 5, H-10); nothing is awarded"
-    )
+    return Reason.of("FIELD_BELOW_MINIMUM", n=participants, noun=UNIT_NOUNS[form], form=form, minimum=minimum)
+
+
+def b_not_positive_reason(b: Fraction | None, rules: HbsRuleSet = HBS_DRAFT) -> Reason | None:
+    """H-6 (a setting): B ≤ 0 awards nothing when ``nothing_when_b_nonpositive`` is on (B_NOT_POSITIVE)."""
+    if b is None or b > 0 or not rules.nothing_when_b_nonpositive:
+        return None
+    return Reason.of("B_NOT_POSITIVE", b=fixed(b, 4))
+
+
+def _no_scale_reason(
+    below: Reason | None, b: Fraction | None, n_units: int, n: int, rules: HbsRuleSet
+) -> tuple[Reason | None, str]:
+    """Why a field scores nothing, and the rule: H-10 (minimum field), H-6 (B ≤ 0, a setting), H-3 (no place
+    paid); ``None`` when it scores."""
+    if below is not None:
+        return below, "H-10"
+    not_positive = b_not_positive_reason(b, rules)
+    if not_positive is not None:
+        return not_positive, "H-6"
+    if n < 1:
+        share = number_text(rules.paid_share * 100)
+        return Reason.of("NO_PLACE_PAID", share=share, n=n_units, rounding=rules.paid_rounding), "H-3"
+    return None, ""
 
 
 # --- the scale --------------------------------------------------------------------------------------------
@@ -194,16 +214,9 @@ def scale(request: ScaleRequest, rules: HbsRuleSet = HBS_DRAFT) -> Scale:
         inputs.append(("B", fixed(b, 4)))
 
     n = places_paid(n_units, rules)
-    reason = below
-    if reason is None and b is not None and b <= 0 and rules.nothing_when_b_nonpositive:
-        reason = f"B = {fixed(b, 4)} is not positive and this rule set awards nothing then (H-6 setting)"
-    if reason is None and n < 1:
-        reason = (
-            f"{number_text(rules.paid_share * 100)} % of {n_units} rounded {rules.paid_rounding} pays no place (H-3)"
-        )
+    reason, rule = _no_scale_reason(below, b, n_units, n, rules)
     if reason is not None:
-        rule_ids.append("H-10" if below else "H-6" if b is not None and b <= 0 else "H-3")
-        explanation = Explanation(tuple(rule_ids), (*inputs, ("n", "0"), ("reason", reason)))
+        explanation = Explanation(tuple(rule_ids), (*inputs, ("n", "0"))).because(reason, rule)
         entries = tuple(EntryPoints(first, last, Fraction(0), 0, explanation) for first, last in (ranks or ()))
         return Scale(request, t, b, source, 0, (), (), (), entries, reason, explanation)
 
@@ -235,8 +248,8 @@ def entry_points(result: Scale, first: int, last: int, rules: HbsRuleSet = HBS_D
     rule_ids = list(base.rules) + (["H-7"] if tied else [])
     inputs = [*base.inputs, ("place", place_text(first, last))]
     if first > n:
-        inputs.append(("reason", f"place {place_text(first, last)} lies beyond the {n} paid places (H-3)"))
-        return EntryPoints(first, last, Fraction(0), 0, Explanation(tuple(rule_ids), tuple(inputs)))
+        reason = Reason.of("PLACE_NOT_PAID", place=place_text(first, last), n=n)
+        return EntryPoints(first, last, Fraction(0), 0, Explanation(tuple(rule_ids), tuple(inputs)).because(reason))
     share = tie_share(result.raw, first, last)
     units = round_points(share, rules)
     covered = range(first, min(last, n) + 1)

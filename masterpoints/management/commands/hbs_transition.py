@@ -11,7 +11,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from federation.models import Federation
-from masterpoints.transition.services import IMPORTS, transition_what_if, what_if_csv, what_if_parameters
+from masterpoints.transition.services import IMPORTS
+from masterpoints.transition.what_if import transition_what_if, what_if_csv, what_if_parameters
 
 HELP = {
     "opening": "rule 1: opening black points, CSV number,black",

@@ -15,12 +15,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubs.models import Club
-from masterpoints.uploads.preview import Preview, build_preview
+from masterpoints.uploads.lines import Preview
+from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tournaments.checks import CheckIssue
 from tournaments.models import ResultUpload
-
-DEFAULT_CATEGORY = {"dbf": "BP", "hbs": "black"}
 
 
 class Command(BaseCommand):
@@ -52,7 +51,7 @@ class Command(BaseCommand):
         organiser = clubs[0]
         facts = {
             "organiser_kind": "club",
-            "category": category or DEFAULT_CATEGORY[organiser.federation.scheme],
+            "category": category or organiser.federation.scheme_info.default_category,
             "form": form or "",
             "boards": None,
         }
@@ -107,7 +106,7 @@ class Command(BaseCommand):
 
 
 def report_for(path: Path, preview: Preview) -> dict:
-    """The JSON report of one file (issue 3's format)."""
+    """The JSON report of one file: event, groups, issues (code, severity, where, params) and awards."""
     event = preview.event
     return {
         "file": str(path),

@@ -92,7 +92,23 @@ def test_a_scale_answer_has_field_places_ratio_awards_and_entries():
 def test_nothing_awarded_gives_an_empty_scale_and_a_reason():
     answer = calculate(scale_request(boards=11, ranks=[[1, 1]]))
     assert (answer["places_paid"], answer["awards"], answer["entries"]) == (0, [], ["0"])
-    assert "§ 405B6c" in answer["reason"]
+    assert answer["reason"] == "too few boards: 11 < 12 per playing day, no BP (§ 405B6c)"
+    assert answer["reason_code"] == "BP_TOO_FEW_BOARDS"
+    assert answer["reason_params"] == {"boards": "11", "need": "12", "rule": "§ 405B6c"}
+    assert answer["explanation"]["reason"] == {"code": "BP_TOO_FEW_BOARDS", "params": answer["reason_params"]}
+
+
+def test_a_bonus_without_boards_gives_its_reason_code_405a4():
+    answer = calculate({"scheme": "dbf", "kind": "team_bonus", "category": "BP", "matches": 3, "boards": 0, "teams": 8})
+    assert answer["awards"] == []
+    assert (answer["reason_code"], answer["reason_params"]) == ("NO_BOARDS_NO_BONUS", {})
+    assert answer["reason"] == "no boards were played, so there is no bonus (§ 405A4)"
+
+
+def test_an_answer_that_awards_something_has_no_reason():
+    answer = calculate(scale_request(boards=24))
+    assert not {"reason", "reason_code", "reason_params"} & set(answer)
+    assert "reason" not in answer["explanation"]
 
 
 def test_share_may_be_a_ratio_of_boards():

@@ -386,7 +386,8 @@ def test_the_a_rows_matches_set_lower_rows_bonus_in_an_event_d_q20():
 def test_the_engine_never_imports_django_dbf_2_0():
     code = (
         "import sys, masterpoints.engine.dbf, masterpoints.engine.dbf.calculator,"
-        " masterpoints.engine.dbf.events, masterpoints.engine.dbf.team_events;"
+        " masterpoints.engine.dbf.events, masterpoints.engine.dbf.team_events,"
+        " masterpoints.engine.dbf.tables, masterpoints.engine.codec, masterpoints.engine.common;"
         "print('django' in sys.modules)"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}

@@ -140,7 +140,26 @@ def test_too_few_boards_award_nothing_and_say_why_dbf_2_2():
     result = scale(pairs("SP", n=20, boards=26))
     assert result.places_paid == 0
     assert result.awards == ()
-    assert "26" in result.reason and "§ 405B7c" in result.reason
+    assert result.reason.code == "SPGP_TOO_FEW_BOARDS"
+    assert result.reason.values == {"boards": "26", "need": "27", "kind": "SP", "rule": "§ 405B7c"}
+    assert result.reason.text == "too few boards: 26 < 27 in the tournament, no SP (§ 405B7c)"
+    assert result.explanation.reason == result.reason
+    assert result.explanation.as_dict()["reason"] == {"code": "SPGP_TOO_FEW_BOARDS", "params": result.reason.values}
+    assert dict(result.explanation.inputs)["reason"] == result.reason.text
+
+
+def test_too_few_boards_for_bp_and_for_gp_at_a_club_give_their_codes_405b6c_405b7g():
+    bp = scale(pairs("BP", n=20, boards=11))
+    assert (bp.reason.code, bp.reason.values) == (
+        "BP_TOO_FEW_BOARDS",
+        {"boards": "11", "need": "12", "rule": "§ 405B6c"},
+    )
+    gp = scale(pairs("GP", n=20, boards=40))
+    assert (gp.reason.code, gp.reason.values) == (
+        "SPGP_TOO_FEW_BOARDS",
+        {"boards": "40", "need": "54", "kind": "GP", "rule": "§ 405B7g"},
+    )
+    assert scale(pairs("BP", n=20, boards=18)).reason is None
 
 
 # --- § 2.3 row factor r -------------------------------------------------------------------------------------------
@@ -449,7 +468,9 @@ def test_pair_bonus_of_the_junior_final_counts_n2_dbf_2_13():
 def test_pair_bonus_is_off_by_default_and_asks_for_manual_entry_d_q15():
     result = pair_bonus_scale(pairs("SP", n=24, boards=48, organizer="federation"))
     assert result.awards == ()
-    assert "§ 451A" in result.reason and "D-Q15" in result.explanation.rules
+    assert (result.reason.code, result.reason.values) == ("PAIR_BONUS_BY_HAND", {})
+    assert "D-Q15" in result.explanation.rules and "§ 451A" in result.explanation.rules
+    assert result.explanation.as_dict()["reason"] == {"code": "PAIR_BONUS_BY_HAND", "params": {}}
 
 
 # --- § 2.14 fixed GP tables for pair events -----------------------------------------------------------------------

@@ -38,7 +38,7 @@ def test_the_scale_answer_carries_b_n_awards_and_its_explanation():
     assert answer["first_place"] == "9.2000"
     assert answer["places_paid"] == 6
     assert answer["awards"] == ["10", "5", "4", "3", "2", "1"]
-    assert "reason" not in answer
+    assert not {"reason", "reason_code", "reason_params"} & set(answer)
     assert answer["explanation"]["rules"] == ["HBS formula", "H-3", "H-6"]
     assert answer["explanation"]["inputs"]["B"] == "9.2000"
 
@@ -50,7 +50,18 @@ def test_entries_beyond_the_paid_places_get_zero_and_below_the_minimum_all_get_z
     assert small["places_paid"] == 0
     assert small["awards"] == []
     assert small["entries"] == ["0", "0"]
-    assert "H-10" in small["reason"]
+    assert small["reason_code"] == "FIELD_BELOW_MINIMUM"
+    assert small["reason_params"] == {"n": "5", "noun": "pairs", "form": "pairs", "minimum": "6"}
+    assert small["reason"] == (
+        "field below the minimum: 5 pairs took part, a pairs tournament needs at least 6 pairs to score "
+        "(rule 5, H-10); nothing is awarded"
+    )
+    assert "H-10" in small["explanation"]["rules"]
+    assert small["explanation"]["reason"] == {"code": "FIELD_BELOW_MINIMUM", "params": small["reason_params"]}
+    # an entry beyond the paid places says so in its own explanation (H-3)
+    beyond = answer["entry_explanations"][1]
+    assert beyond["reason"] == {"code": "PLACE_NOT_PAID", "params": {"place": "7", "n": "6"}}
+    assert beyond["inputs"]["reason"] == "place 7 lies beyond the 6 paid places (H-3)"
 
 
 def test_the_calculator_takes_a_fixed_first_place_or_bands_instead_of_strength_h_8():

@@ -46,6 +46,11 @@ def inputs(award) -> dict[str, str]:
     return dict(award.explanation.inputs)
 
 
+def reason(award):
+    """The award's reason for a zero (code and parameters), or ``None``."""
+    return award.explanation.reason
+
+
 # --- H-1: kinds --------------------------------------------------------------------------------------------
 
 
@@ -144,12 +149,16 @@ def test_every_won_match_of_sixteen_boards_or_more_scores_h_5():
     assert points(awards, "a2", part="match r1") == 2
     # a3 played 5 of the 16 boards: 31.25 % < 33 %
     assert points(awards, "a3", part="match r1") == 0
+    (a3,) = [a for a in awards if a.player == "a3" and a.part == "match r1"]
+    assert (reason(a3).code, reason(a3).values) == ("MATCH_SHARE_TOO_SMALL", {"share": "33 %"})
+    assert inputs(a3)["reason"] == "played less than 33 % of the match (H-9)"
     # r2, 24 boards: 3.8 · 3 − 7 = 4.4 → 5
     assert points(awards, "c1", part="match r2") == 5
     # r3 has only 12 boards: not scored per win, and the reason is shown
     (short,) = [a for a in awards if a.part == "match r3"]
     assert short.units == 0
-    assert "16" in inputs(short)["reason"]
+    assert (reason(short).code, reason(short).values) == ("MATCH_TOO_SHORT_FOR_WIN", {"boards": "12", "need": "16"})
+    assert inputs(short)["reason"] == reason(short).text
     # the losers and the drawn match r4 get no award per match: only the winners' players are listed
     per_match = {(a.player, a.part) for a in awards if a.part.startswith("match")}
     assert per_match == {
@@ -216,7 +225,9 @@ def test_team_players_need_a_third_of_the_boards_to_score_h_9():
     assert [points(awards, f"a{b}") for b in (24, 16, 8, 7)] == [6, 6, 6, 0]
     low = next(a for a in awards if a.player == "a7")
     assert "H-9" in low.explanation.rules
-    assert "33 %" in inputs(low)["reason"]
+    assert (reason(low).code, reason(low).values) == ("TEAM_SHARE_TOO_SMALL", {"share": "33 %"})
+    assert inputs(low)["reason"] == "played less than 33 % (rule 6, H-9)"
+    assert reason(next(a for a in awards if a.player == "a8")) is None
 
 
 def test_the_third_is_thirty_three_percent_compared_exactly_h_9():
@@ -250,7 +261,10 @@ def test_a_tournament_below_the_minimum_field_records_zero_awards_with_the_reaso
     assert len(awards) == 10
     assert all(a.units == 0 for a in awards)
     assert all("H-10" in a.explanation.rules for a in awards)
-    assert "5 pairs" in inputs(awards[0])["reason"]
+    assert all(reason(a).code == "FIELD_BELOW_MINIMUM" for a in awards)
+    assert reason(awards[0]).values == {"n": "5", "noun": "pairs", "form": "pairs", "minimum": "6"}
+    assert awards[0].explanation.as_dict()["reason"]["code"] == "FIELD_BELOW_MINIMUM"
+    assert inputs(awards[0])["reason"] == reason(awards[0]).text
 
 
 def test_guests_count_in_the_field_h_10():

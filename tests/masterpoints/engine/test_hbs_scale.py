@@ -110,7 +110,8 @@ def test_awarding_nothing_when_b_is_not_positive_is_a_setting_off_by_default_h_6
     result = scale(ScaleRequest("individual", 10, 6, Decimal("1")), rules)
     assert result.places_paid == 0
     assert result.awards == ()
-    assert "not positive" in result.reason
+    assert (result.reason.code, result.reason.values) == ("B_NOT_POSITIVE", {"b": "-1.0000"})
+    assert result.reason.text == "B = -1.0000 is not positive and this rule set awards nothing then (H-6 setting)"
     assert "H-6" in result.explanation.rules
 
 
@@ -177,8 +178,16 @@ def test_fields_below_the_minimum_score_nothing_and_say_why_h_10(form, too_small
     small = scale(ScaleRequest(form, too_small, 24, Decimal("1")))
     assert small.places_paid == 0
     assert small.awards == ()
-    assert "H-10" in small.reason
-    assert f"{too_small} " in small.reason
+    assert "H-10" in small.explanation.rules
+    assert small.reason.code == "FIELD_BELOW_MINIMUM"
+    noun = {"individual": "players"}.get(form, form)
+    assert small.reason.values == {"n": str(too_small), "noun": noun, "form": form, "minimum": str(enough)}
+    assert small.explanation.reason == small.reason
+    assert dict(small.explanation.inputs)["reason"] == small.reason.text
+    article = "an" if form == "individual" else "a"
+    assert (
+        f"{too_small} {noun} took part, {article} {form} tournament needs at least {enough} {noun}" in small.reason.text
+    )
     # the smallest allowed field pays ceil(N/2) places
     assert scale(ScaleRequest(form, enough, 24, Decimal("1"))).places_paid == (enough + 1) // 2
 

@@ -172,7 +172,7 @@ def test_flat_compscore_awards_are_kept_as_supplied_with_the_pair_colour(sample)
     winner = event.group("-/-/-").entries[0]
     assert winner.number == "4"
     assert [(a.amount, a.kind) for a in winner.supplied_awards] == [(Decimal("24"), "GREEN")]
-    assert [p.national_id for p in winner.players] == ["0218650", "261531"]  # leading zero kept (pitfall 4)
+    assert [p.national_id for p in winner.players] == ["0218650", "261531"]  # leading zero kept (formats.md § 1.5.4)
 
 
 def test_scorebridge_equals_ties_nested_awards_and_missing_id(sample):

@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from tournaments.importers.grouping import competition_ranking
 from tournaments.importers.issues import IssueList, Location
+from tournaments.importers.places import competition_ranking
 from tournaments.importers.text import (
     decode_text,
     find_mojibake,

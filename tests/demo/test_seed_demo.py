@@ -1,4 +1,5 @@
-"""``seed_demo`` builds both demo federations deterministically and idempotently (issue 2)."""
+"""``seed_demo`` builds both demo federations deterministically and idempotently: a second run changes
+nothing and a larger run keeps every record of a smaller one."""
 
 import hashlib
 

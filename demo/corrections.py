@@ -1,0 +1,100 @@
+"""A few corrections in the demo history, so the player pages show them as such.
+
+Two sorts: a tournament uploaded again with its top two pairs swapped (reversals of the first version,
+awards of the second) and awards adjusted by the office.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from demo.profiles import DEMO_PROFILES
+from federation.models import Federation
+from masterpoints.ledger import awards_reverse_tournament
+from masterpoints.models import Award
+from tournaments.models import Tournament
+
+
+def corrections_create(federation: Federation) -> int:
+    """Re-upload every 40th of the federation's 200 latest demo tournaments (those with four awards or
+    more) and adjust the points of up to ten recent prize winners; returns the number of awards written."""
+    written = 0
+    latest = Tournament.objects.filter(federation=federation, event_key__startswith="demo:").order_by("-date", "-pk")
+    for old in list(latest[:200:40]):
+        written += _reupload(federation, old)
+    return written + _office_adjustments(federation)
+
+
+def _reupload(federation: Federation, old: Tournament) -> int:
+    """Supersede ``old`` by a corrected version whose first two pairs swapped places: ``old``'s awards are
+    reversed and the new version's awarded. Nothing for a tournament with fewer than four awards. Returns
+    the number of awards written."""
+    awards = list(old.awards.filter(source=Award.Source.RESULT).order_by("place_first", "pk"))
+    if len(awards) < 4:
+        return 0
+    written = awards_reverse_tournament(actor=None, tournament=old, reason="superseded by a re-upload (demo)")
+    new = Tournament.objects.create(
+        federation=federation,
+        organiser_kind=old.organiser_kind,
+        club=old.club,
+        region=old.region,
+        name=f"{old.name}{DEMO_PROFILES[federation.scheme].correction_suffix}",
+        event_key=old.event_key,
+        date=old.date,
+        form=old.form,
+        category=old.category,
+        boards=old.boards,
+        strengths=old.strengths,
+        file_info=old.file_info,
+        supersedes=old,
+    )
+    # The corrected file swaps the first two pairs: each pair gets the other's points.
+    first = [a for a in awards if a.place_first == 1]
+    second = [a for a in awards if a.place_first == 2]
+    swapped = [(a, b.units, 2) for a in first for b in second[:1]]
+    swapped += [(b, a.units, 1) for b in second for a in first[:1]]
+    rest = [(a, a.units, a.place_first) for a in awards if a.place_first > 2]
+    new_awards = [
+        Award(
+            federation=federation,
+            player_id=award.player_id,
+            kind=award.kind,
+            units=units,
+            source=Award.Source.RESULT,
+            tournament=new,
+            part=award.part,
+            place_first=place,
+            place_last=place,
+            explanation=award.explanation,
+            awarded_on=award.awarded_on,
+        )
+        for award, units, place in swapped + rest
+    ]
+    Award.objects.bulk_create(new_awards)
+    return written + len(new_awards)
+
+
+def _office_adjustments(federation: Federation) -> int:
+    """Corrections of the scheme's default kind for up to ten recent prize winners, one a day back from
+    today, alternately 3 units taken away (points entered twice) and 5 granted; returns how many."""
+    kind = federation.scheme_info.default_category
+    players = list(
+        Award.objects.filter(federation=federation, source=Award.Source.RESULT)
+        .order_by("-awarded_on", "player_id")
+        .values_list("player_id", flat=True)[:300:30]
+    )
+    today = date.today()
+    corrections = [
+        Award(
+            federation=federation,
+            player_id=player_id,
+            kind=kind,
+            units=5 if index % 2 else -3,
+            source=Award.Source.CORRECTION,
+            reason="Correction granted by the commission (demo)" if index % 2 else "Points entered twice (demo)",
+            awarded_on=today - timedelta(days=index),
+        )
+        for index, player_id in enumerate(dict.fromkeys(players))
+    ]
+    Award.objects.bulk_create(corrections)
+    return len(corrections)

@@ -1,0 +1,285 @@
+"""The one registry of what is structural per scheme: where DBf and HBS differ, and nowhere else.
+
+A federation carries its scheme's code (``Federation.scheme``); everything that follows from it is read
+here (``scheme_of(federation)``): its point kinds and their decimals, its rule-set class with the built-in
+sets and how one is chosen for a date, its ladder, what a ranking can be ordered by, which workflows its
+rule book has, and the season helpers. Values a rule book fixes (who may award what, § 403 and H-1; the
+season's first day, § 451C; the title-mail months, § 451B; the HBS 1991 share, transition rule 3) are
+fields of the dated rule set; the registry reads them from there.
+
+No code outside this module and the engine compares a scheme code: it asks the registry.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from masterpoints.engine.common import KIND_DECIMALS
+from masterpoints.engine.dbf import rules as dbf_rules
+from masterpoints.engine.hbs import rules as hbs_rules
+from masterpoints.engine.ladders import DbfLadder, HbsLadder
+
+
+@dataclass(frozen=True)
+class RankingKind:
+    """One order of a ranking list: the query value, its label and the standings column it sorts by."""
+
+    value: str
+    label: Promise
+    column: str
+
+
+@dataclass(frozen=True)
+class SchemeInfo:
+    """Everything structural about one scheme. Instances are the two entries of :data:`SCHEMES`."""
+
+    code: str
+    #: The point kinds in the order pages show them.
+    kinds: tuple[str, ...]
+    #: DBf adds its kinds into one MP total (§ 402: 100 BP = 10 SP = 1 GP = 1 MP); HBS keeps them apart.
+    has_mp_total: bool
+    #: DBf revalues BP → SP → GP for a title check (§ 404B); HBS kinds never convert (H-2).
+    kinds_revalue: bool
+    rule_set_class: type
+    #: The rule sets the engine ships, oldest first.
+    built_in: tuple[Any, ...]
+    #: ``choose(on_date, candidates)``: the newest candidate valid on the date (``LookupError`` if none).
+    choose: Callable[[datetime.date, Iterable[Any]], Any]
+    ladder_class: type
+    #: What the ladder's rungs are: DBf "titles" (§ 404), HBS "categories" (H-2).
+    ladder_kind: str
+    #: What a list can be ranked by; the first is the default.
+    ranking_kinds: tuple[RankingKind, ...]
+    #: The kind an upload or import awards when nobody names one.
+    default_category: str
+    #: The rule an upload cites when its organiser may not award the kind asked for.
+    award_rule: Promise
+    #: The upload adapter that turns a checked file into the engine's input (``module.function``, called
+    #: with the preview; a dotted path because the uploads sit above this registry).
+    scoring_adapter: str
+    #: HBS publishes only the official list by default (rule 3; guests on request, rule 4).
+    official_list_by_default: bool
+    #: Workflows of the scheme's rule book.
+    sanctions: bool  # DBf § 403A–B
+    foreign_points: bool  # DBf § 401B
+    cups: bool  # DBf § 451C–E
+    recognised_list: bool  # HBS H-1: the annual list of recognised tournaments
+    transition: bool  # HBS transition rules 1–8
+    #: The rule that limits correction requests to the windows the office opens ("" = no windows).
+    correction_window_rule: str
+    #: Words the pages use for the scheme's ladder and season.
+    rung_label: Promise
+    rung_reached_intro: Promise
+    season_note: Promise
+    ranking_note: Promise
+    #: What each symbol of the engine's explanations stands for in this rule book.
+    symbols: dict[str, Promise]
+
+    # --- rule sets ---------------------------------------------------------------------------------
+
+    @property
+    def current_rules(self):
+        """The newest built-in rule set: the source of the structural values below."""
+        return self.built_in[-1]
+
+    def decimals(self, kind: str) -> int:
+        return KIND_DECIMALS[kind]
+
+    def ladder(self, rules):
+        return self.ladder_class(rules)
+
+    @property
+    def balance_columns(self) -> tuple[str, ...]:
+        """The standings columns a list shows: DBf ``mp, bp, sp, gp``; HBS ``black, red, master``."""
+        return (("mp",) if self.has_mp_total else ()) + tuple(kind.lower() for kind in self.kinds)
+
+    def ranking_column(self, kind: str | None) -> str:
+        """The standings column a list is ranked by for ``kind`` (the default order when unknown)."""
+        return next((k.column for k in self.ranking_kinds if k.value == kind), self.ranking_kinds[0].column)
+
+    # --- seasons (DBf § 451C: 16 May – 15 May; HBS the calendar year) ------------------------------
+
+    @property
+    def season_start(self) -> tuple[int, int]:
+        """(month, day) of a season's first day, from the rule set. One boundary for the whole history:
+        a season that moved with a dated rule set would put one award in two seasons."""
+        return tuple(self.current_rules.season_start)
+
+    def season_of(self, day: datetime.date) -> int:
+        """The season ``day`` falls in, named by the year it starts in."""
+        month, first = self.season_start
+        return day.year if (day.month, day.day) >= (month, first) else day.year - 1
+
+    def season_dates(self, season: int) -> tuple[datetime.date, datetime.date]:
+        """First and last day of ``season`` (both inclusive)."""
+        month, first = self.season_start
+        start = datetime.date(season, month, first)
+        return start, datetime.date(season + 1, month, first) - datetime.timedelta(days=1)
+
+    def season_label(self, season: int) -> str:
+        """``2024/25`` for a season across the new year (DBf), ``2024`` for a calendar year (HBS)."""
+        return str(season) if self.season_start == (1, 1) else f"{season}/{(season + 1) % 100:02d}"
+
+
+SCHEMES: dict[str, SchemeInfo] = {
+    "dbf": SchemeInfo(
+        code="dbf",
+        kinds=("BP", "SP", "GP"),
+        has_mp_total=True,
+        kinds_revalue=True,
+        rule_set_class=dbf_rules.DbfRuleSet,
+        built_in=dbf_rules.DEFAULT_RULE_SETS,
+        choose=dbf_rules.ruleset_for,
+        ladder_class=DbfLadder,
+        ladder_kind="titles",
+        ranking_kinds=(
+            RankingKind("MP", _("total MP"), "sort_key"),
+            RankingKind("BP", _("bronze points"), "bp"),
+            RankingKind("SP", _("silver points"), "sp"),
+            RankingKind("GP", _("gold points"), "gp"),
+        ),
+        default_category="BP",
+        award_rule=_("§ 403: clubs award BP, districts and circles SP, DBf GP; more needs a sanction (§ 403A–B)."),
+        scoring_adapter="masterpoints.uploads.scoring.score_dbf",
+        official_list_by_default=False,
+        sanctions=True,
+        foreign_points=True,
+        cups=True,
+        recognised_list=False,
+        transition=False,
+        correction_window_rule="",
+        rung_label=_("Title"),
+        rung_reached_intro=_(
+            "These members of your club have registered enough masterpoints for a higher title since our last "
+            "mail (§ 451B). Please hand over the system card case in the club."
+        ),
+        season_note=_("A season runs from 16 May to 15 May (§ 451C)."),
+        ranking_note=_("Ranked by total MP (100 BP = 10 SP = 1 GP = 1 MP). Equal points share a place."),
+        # dbf.md § 1 and § 405–406, 412.
+        symbols={
+            "N": _("participants present in the section (§ 405B1)"),
+            "D_raw": _("field met, before rounding and the surcharge (§ 405B6d–e)"),
+            "D": _("field the scale is computed for (§ 406B3)"),
+            "M": _("mass factor (§ 406)"),
+            "MPmax": _("the winner's award on the base scale (§ 406B3)"),
+            "p_max": _("places that receive points (§ 406B3)"),
+            "Q": _("ratio between neighbouring places (§ 406B3)"),
+            "n1": _("quota factor by number of boards (§ 405A3, B6c, B7c)"),
+            "n2": _("large-tournament surcharge (§ 405B7f)"),
+            "r": _("row-strength differential (§ 405B5)"),
+            "S": _("the player's participation: 1 counts, 0 does not (§ 405A1)"),
+            "m_post": _("multiplier after Q (§ 434A1c)"),
+            "B": _("bonus factor (§ 412B)"),
+            "K": _("matches each team plays (§ 412B)"),
+            "T": _("number of teams"),
+            "T_eff": _("teams counted: at most K + 1 in Monrad and Swiss (§ 405A5)"),
+            "N_ref": _("boards for a full quota in a team match (§ 405A3)"),
+            "f_row": _("row factor (§ 412B2)"),
+            "place": _("place"),
+            "boards": _("boards"),
+            "boards_played": _("boards the player played, of those planned"),
+            "category": _("point kind"),
+            "form": _("form of play"),
+            "organizer": _("organiser"),
+            "eligibility": _("whether the player's participation counts"),
+            "result": _("match result"),
+            "tie": _("tie"),
+            "reason": _("why"),
+            "quota": _("sanction quota (§ 403B2)"),
+            "w": _("result weight: 1 win, ½ draw, 0 loss (§ 411C)"),
+            "share": _("share of the match the player played (§ 405A1)"),
+        },
+    ),
+    "hbs": SchemeInfo(
+        code="hbs",
+        kinds=("black", "red", "master"),
+        has_mp_total=False,
+        kinds_revalue=False,
+        rule_set_class=hbs_rules.HbsRuleSet,
+        built_in=(hbs_rules.HBS_DRAFT,),
+        choose=hbs_rules.ruleset_for,
+        ladder_class=HbsLadder,
+        ladder_kind="categories",
+        ranking_kinds=(
+            RankingKind("category", _("category"), "sort_key"),
+            RankingKind("master", _("master points"), "master"),
+            RankingKind("red", _("red points"), "red"),
+            RankingKind("black", _("black points"), "black"),
+        ),
+        default_category="black",
+        award_rule=_(
+            "H-1: an unlisted event awards black points; other kinds come from the list of recognised tournaments."
+        ),
+        scoring_adapter="masterpoints.uploads.scoring.score_hbs",
+        official_list_by_default=True,
+        sanctions=False,
+        foreign_points=False,
+        cups=False,
+        recognised_list=True,
+        transition=True,
+        correction_window_rule="HBS transition rule 6",
+        rung_label=_("Category"),
+        rung_reached_intro=_("These members of your club reached a higher category since our last mail:"),
+        season_note=_("A season is a calendar year."),
+        ranking_note=_(
+            "Ranked by category, then master, red and black points. The official list holds members whose dues "
+            "are paid (rule 3) and guests who asked to be listed (rule 4)."
+        ),
+        # The HBS formula, H-3 … H-9.
+        symbols={
+            "B": _("points for first place, per player (HBS formula)"),
+            "N": _("units in the field: players, pairs or teams"),
+            "T": _("½ individual, 1 pairs, 2 teams"),
+            "S": _("tournament strength (list of recognised tournaments)"),
+            "D": _("boards"),
+            "n": _("units that receive points: half the field (H-3)"),
+            "s_k": _("share of the place: ln((n + 1) / (k − 0.7))"),
+            "s_1": _("share of first place"),
+            "P_k": _("points for the place: B · s_k / s_1, rounded up (H-6)"),
+            "B from": _("where B comes from (H-8)"),
+            "kind": _("point kind"),
+            "kinds from": _("where the point kind comes from"),
+            "place": _("place"),
+            "boards": _("boards"),
+            "form": _("form of play"),
+            "result": _("match result"),
+            "tie": _("tie"),
+            "reason": _("why"),
+        },
+    ),
+}
+
+
+#: The scheme pages assume before any federation exists (an empty list, whatever its columns).
+FALLBACK = SCHEMES["dbf"]
+
+
+def scheme_of(federation_or_code) -> SchemeInfo:
+    """The registry entry of a federation (anything with ``.scheme``), of a scheme code, or the entry itself."""
+    if isinstance(federation_or_code, SchemeInfo):
+        return federation_or_code
+    code = getattr(federation_or_code, "scheme", federation_or_code)
+    return SCHEMES[code]
+
+
+def scheme_with(workflow: str) -> SchemeInfo:
+    """The scheme whose rule book has ``workflow`` (each workflow belongs to one rule book)."""
+    return next(info for info in SCHEMES.values() if getattr(info, workflow))
+
+
+def scheme_for(kind_or_code: str) -> SchemeInfo:
+    """The scheme of a scheme code or of one of its point kinds (BP/SP/GP are DBf's; black/red/master HBS')."""
+    if kind_or_code in SCHEMES:
+        return SCHEMES[kind_or_code]
+    return next(info for info in SCHEMES.values() if kind_or_code in info.kinds)
+
+
+def codes_with(workflow: str) -> tuple[str, ...]:
+    """The scheme codes whose rule book has ``workflow`` (a boolean field of :class:`SchemeInfo`)."""
+    return tuple(code for code, info in SCHEMES.items() if getattr(info, workflow))

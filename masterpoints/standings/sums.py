@@ -1,0 +1,307 @@
+"""The sums the standings are made of: season sums from the ledger, careers from the seasons, and the
+standing rows with their titles or categories.
+
+Every path (the incremental update and both rebuilds) computes its rows with these functions, so that
+they all agree. Balances are integer units (1 BP, 0.1 SP, 0.01 GP, 1 HBS point); a scheme's own kinds are
+summed, the other scheme's columns stay 0. Seasons follow the scheme's first day (DBf § 451C: 16 May to
+15 May; HBS the calendar year), ranking keys its order (DBf the MP total, § 402; HBS category, then master,
+red and black points, H-2).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+from django.db import connection
+from django.db.models import Case, Count, IntegerField, Max, Min, Q, Sum, Value, When
+from django.db.models.functions import Cast, Coalesce, ExtractYear
+
+from federation.models import Federation
+from federation.schemes import SchemeInfo, scheme_of
+from masterpoints.models import Award, SeasonStanding, TitleAchievement
+from masterpoints.standings.ladders import LadderBook, SchemeLadder
+
+# --- seasons --------------------------------------------------------------------------------------------
+
+
+def _season_expression(info: SchemeInfo, first: datetime.date | None = None, last: datetime.date | None = None):
+    """The season of ``awarded_on`` as a database expression: the same rule as ``info.season_of``
+    (§ 451C for DBf, the calendar year for HBS).
+
+    For the seasons from ``first`` to ``last`` a chain of date comparisons (cheap on millions of rows);
+    any other date falls through to the exact month-and-day rule, so every date gets its right season.
+    """
+    month, day = info.season_start
+    # PostgreSQL's EXTRACT gives numeric: an integer keeps the grouping and the comparisons cheap.
+    year = Cast(ExtractYear("awarded_on"), IntegerField())
+    exact = (
+        year
+        if (month, day) == (1, 1)
+        else Case(
+            When(Q(awarded_on__month__gt=month) | Q(awarded_on__month=month, awarded_on__day__gte=day), then=year),
+            default=year - Value(1),
+            output_field=IntegerField(),
+        )
+    )
+    if first is None or last is None:
+        return exact
+    newest, oldest = info.season_of(last), info.season_of(first)
+    chain = [When(awarded_on__gt=info.season_dates(newest)[1], then=exact)]
+    chain += [
+        When(awarded_on__gte=info.season_dates(season)[0], then=Value(season, IntegerField()))
+        for season in range(newest, oldest - 1, -1)
+    ]
+    return Case(*chain, default=exact, output_field=IntegerField())
+
+
+# --- ranking keys ---------------------------------------------------------------------------------------
+
+#: Each HBS balance takes 19 bits of the packed key (up to 524,287 points; more is clamped for the order).
+_HBS_BITS = 19
+_HBS_MAX = (1 << _HBS_BITS) - 1
+
+
+def _clamp(value: int) -> int:
+    return 0 if value < 0 else min(value, _HBS_MAX)
+
+
+def hbs_sort_key(rung: int, master: int, red: int, black: int) -> int:
+    """The HBS order (H-2) as one integer: by category rung, then master, red and black points."""
+    return (rung << (3 * _HBS_BITS)) | (_clamp(master) << (2 * _HBS_BITS)) | (_clamp(red) << _HBS_BITS) | _clamp(black)
+
+
+def _hbs_season_key_sql(alias: str) -> str:
+    """SQL of :func:`hbs_sort_key` without a rung (season figures have no category), over ``alias``."""
+
+    def clamp(column: str) -> str:
+        col = f"{alias}.{column}"
+        return f"(CASE WHEN {col} < 0 THEN 0 WHEN {col} > {_HBS_MAX} THEN {_HBS_MAX} ELSE {col} END)"
+
+    return f"({clamp('master')} * {1 << (2 * _HBS_BITS)} + {clamp('red')} * {1 << _HBS_BITS} + {clamp('black')})"
+
+
+# --- columns ----------------------------------------------------------------------------------------------
+
+_BALANCE_FIELDS = ("bp", "sp", "gp", "black", "red", "master")
+_STANDING_COLUMNS = (
+    "player_id",
+    "federation_id",
+    "bp",
+    "sp",
+    "gp",
+    "mp",
+    "black",
+    "red",
+    "master",
+    "sort_key",
+    "last_award_on",
+    "award_count",
+    "computed_rung",
+    "title_rung",
+    "title",
+    "stars",
+    "title_reached_on",
+)
+_SEASON_COLUMNS = (
+    "player_id",
+    "federation_id",
+    "season",
+    "bp",
+    "sp",
+    "gp",
+    "mp",
+    "black",
+    "red",
+    "master",
+    "sort_key",
+    "last_award_on",
+    "award_count",
+)
+#: The temporary table a full rebuild on PostgreSQL computes the season sums into (dropped at commit).
+_FRESH = "standings_fresh"
+
+
+def _own_kinds(info: SchemeInfo) -> slice:
+    """Where the scheme's point kinds sit in :data:`_BALANCE_FIELDS`: three columns in the scheme's order."""
+    own = tuple(kind.lower() for kind in info.kinds)
+    start = _BALANCE_FIELDS.index(own[0])
+    if _BALANCE_FIELDS[start : start + len(own)] != own:
+        raise ValueError(f"the kinds {info.kinds} are not consecutive balance columns")
+    return slice(start, start + len(own))
+
+
+# --- season sums ------------------------------------------------------------------------------------------
+
+
+def _season_sums(
+    federation: Federation, player_ids: Sequence[int] | None, players: tuple[int | None, int | None] = (None, None)
+) -> tuple[str, list]:
+    """SQL of the season sums of the scope, in one GROUP BY over the ledger: ``player_id, season``, one
+    column per point kind of the scheme (``bp, sp, gp`` or ``black, red, master``), ``last_award_on`` and
+    ``award_count``. The incremental update and both rebuild paths all start from this query.
+
+    The scope is ``player_ids`` (``None``: everyone), narrowed to the player ids from ``players[0]``
+    (inclusive) to ``players[1]`` (exclusive) where those are given (a part of the rebuild)."""
+    info = scheme_of(federation)
+    awards = Award.objects.filter(federation=federation)
+    bounds = awards.aggregate(first=Min("awarded_on"), last=Max("awarded_on"))  # two probes of the date index
+    if player_ids is not None:
+        awards = awards.filter(player_id__in=player_ids)
+    awards = _between(awards, players)
+    sums = {kind.lower(): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in info.kinds}
+    grouped = (
+        awards.annotate(season=_season_expression(info, bounds["first"], bounds["last"]))
+        .values("player_id", "season")
+        .annotate(**sums, last_award_on=Max("awarded_on"), award_count=Count("*"))
+        .order_by()
+    )
+    sql, params = grouped.query.sql_with_params()
+    return sql, list(params)
+
+
+def _between(queryset, players: tuple[int | None, int | None]):
+    """``queryset`` narrowed to the player ids from ``players[0]`` (inclusive) to ``players[1]`` (exclusive);
+    ``None`` leaves that side open."""
+    low, high = players
+    if low is not None:
+        queryset = queryset.filter(player_id__gte=low)
+    if high is not None:
+        queryset = queryset.filter(player_id__lt=high)
+    return queryset
+
+
+def _season_row_sql(federation: Federation, source: str) -> str:
+    """The columns of :data:`_SEASON_COLUMNS` projected from season sums in ``source`` (aliased ``agg``):
+    the other scheme's balances 0; ``mp`` the DBf total (§ 402, else 0); ``sort_key`` the MP total where the
+    scheme has one, else the HBS order without a rung."""
+    info = scheme_of(federation)
+    own = {kind.lower() for kind in info.kinds}
+    balances = [f"agg.{field}" if field in own else f"0 AS {field}" for field in _BALANCE_FIELDS]
+    bp, sp, gp, black, red, master = balances
+    mp = "agg.bp + agg.sp + agg.gp" if info.has_mp_total else "0"
+    key = mp if info.has_mp_total else _hbs_season_key_sql("agg")
+    return (
+        f"SELECT agg.player_id, {int(federation.pk)} AS federation_id, agg.season, {bp}, {sp}, {gp}, {mp} AS mp, "  # noqa: S608 - our own SQL
+        f"{black}, {red}, {master}, {key} AS sort_key, agg.last_award_on, agg.award_count FROM {source} agg"
+    )
+
+
+def _season_rows(federation: Federation, player_ids: Sequence[int] | None) -> None:
+    """Replace the season rows of the scope with fresh sums from the ledger: one INSERT … SELECT."""
+    scope = SeasonStanding.objects.filter(federation=federation)
+    if player_ids is not None:
+        scope = scope.filter(player_id__in=player_ids)
+    scope.delete()
+    sums, params = _season_sums(federation, player_ids)
+    table = connection.ops.quote_name(SeasonStanding._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({', '.join(_SEASON_COLUMNS)}) {_season_row_sql(federation, f'({sums})')}", params
+        )
+
+
+# --- careers and standings --------------------------------------------------------------------------------
+
+
+def _careers(table: str, federation: Federation, player_ids: Sequence[int] | None = None):
+    """(player_id, bp, sp, gp, black, red, master, last award, awards) per player, summed over the season
+    rows or season sums in ``table`` (the season table, or the rebuild's temporary one); the other
+    scheme's balances are 0."""
+    info = scheme_of(federation)
+    own = [kind.lower() for kind in info.kinds]
+    # A sum of bigints is numeric in PostgreSQL: cast back, so that no Decimal is made per value.
+    sums = ", ".join(f"CAST(SUM({field}) AS BIGINT)" for field in [*own, "award_count"])
+    sql = f"SELECT player_id, {sums}, MAX(last_award_on) FROM {table}"  # noqa: S608 - our own SQL
+    params: list = []
+    if table != _FRESH:
+        sql += " WHERE federation_id = %s"
+        params.append(federation.pk)
+    if player_ids is not None:
+        sql += f" AND player_id IN ({', '.join(['%s'] * len(player_ids))})"
+        params += list(player_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(sql + " GROUP BY player_id", params)
+        rows = cursor.fetchall()
+    slot = _own_kinds(info)
+    before, after = (0,) * slot.start, (0,) * (len(_BALANCE_FIELDS) - slot.stop)
+    careers = []
+    for player_id, a, b, c, count, last in rows:
+        # Raw SQL on SQLite returns dates as text.
+        careers.append((player_id, *before, a, b, c, *after, _as_date(last), count))
+    return careers
+
+
+def _as_date(value) -> datetime.date | None:
+    return datetime.date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def _register(federation: Federation, player_ids: Sequence[int] | None) -> dict[int, tuple]:
+    """The highest registered rung of each player of the scope: (rung, title, stars, reached_on)."""
+    table = connection.ops.quote_name(TitleAchievement._meta.db_table)
+    sql = f"SELECT player_id, rung, title, stars, reached_on FROM {table} WHERE federation_id = %s"  # noqa: S608
+    params: list = [federation.pk]
+    if player_ids is not None:
+        sql += f" AND player_id IN ({', '.join(['%s'] * len(player_ids))})"
+        params += list(player_ids)
+    register: dict[int, tuple[int, str, int, datetime.date]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for player_id, rung, title, stars, reached_on in cursor.fetchall():
+            if player_id not in register or rung > register[player_id][0]:
+                register[player_id] = (rung, title, stars, _as_date(reached_on))
+    return register
+
+
+def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, careers):
+    """Standing rows (:data:`_STANDING_COLUMNS`) from the career sums, and the new achievements:
+    (rows, achievements).
+
+    The rung is judged by the ladder of the rule set valid on the player's latest award; the rung shown is
+    the higher of the computed and the registered one, so no title is lost (§ 404, H-2). A computed rung
+    above every registered one is a new achievement, reached on the date of the latest award."""
+    info = scheme_of(federation)
+    register = _register(federation, player_ids)
+    book = LadderBook(federation)
+    ladders: dict[datetime.date | None, SchemeLadder] = {}  # many players share the date of their latest award
+    own = _own_kinds(info)
+    rows, achievements = [], []
+    for player_id, bp, sp, gp, black, red, master, last, count in careers:
+        ladder = ladders.get(last)
+        if ladder is None:
+            ladder = ladders[last] = book.on(last)
+        computed = ladder.computed((bp, sp, gp, black, red, master)[own])
+        shown = register.get(player_id)
+        if computed and (shown is None or computed > shown[0]):
+            step = ladder.rung_of(computed)
+            shown = (computed, step.title, step.stars, last)
+            achievements.append(
+                TitleAchievement(
+                    player_id=player_id,
+                    federation_id=federation.pk,
+                    rung=computed,
+                    title=step.title,
+                    stars=step.stars,
+                    reached_on=last,
+                )
+            )
+        rung, title, stars, reached_on = shown or (0, "", 0, None)
+        mp = bp + sp + gp
+        key = mp if info.has_mp_total else hbs_sort_key(rung, master, red, black)
+        balances = (bp, sp, gp, mp, black, red, master)
+        rows.append((player_id, federation.pk, *balances, key, last, count, computed, rung, title, stars, reached_on))
+    return rows, achievements
+
+
+def _write(model, columns: Sequence[str], rows: list[tuple]) -> None:
+    """Insert many rows: PostgreSQL's COPY for large sets, ``bulk_create`` otherwise."""
+    if not rows:
+        return
+    if connection.vendor == "postgresql" and len(rows) > 500:
+        table = connection.ops.quote_name(model._meta.db_table)
+        names = ", ".join(connection.ops.quote_name(c) for c in columns)
+        with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        return
+    model.objects.bulk_create([model(**dict(zip(columns, row, strict=True))) for row in rows], batch_size=2000)

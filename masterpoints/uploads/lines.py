@@ -1,0 +1,152 @@
+"""What a preview is made of: each player, entry and group of the file as the upload will treat them, the
+differences from the version a re-upload replaces, and the preview itself (built by
+:mod:`masterpoints.uploads.preview`, scored by :mod:`masterpoints.uploads.scoring`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from federation.models import Player
+from federation.schemes import SchemeInfo
+from masterpoints.engine.common import KIND_DECIMALS, PlayerAward, format_units
+from tournaments.importers.issues import Location, Severity
+from tournaments.importers.model import Entry, ParsedEvent, RankingGroup
+from tournaments.models import ResultUpload, Sanction, Tournament
+
+
+@dataclass
+class PlayerLine:
+    """One player of the file and how they are treated; ``awards`` are this player's computed awards."""
+
+    key: str
+    name: str
+    id_in_file: str | None
+    boards_played: int | None
+    player: Player | None
+    resolution: str
+    where: Location
+    place_first: int | None = None
+    place_last: int | None = None
+    group: str = ""
+    awards: list[PlayerAward] = field(default_factory=list)
+
+    @property
+    def needs_resolution(self) -> bool:
+        return self.resolution == "unresolved"
+
+    @property
+    def receives_points(self) -> bool:
+        return self.resolution == "member" and self.player is not None
+
+
+@dataclass
+class EntryLine:
+    entry: Entry
+    players: list[PlayerLine]
+
+    @property
+    def awards(self) -> list[tuple[str, str]]:
+        """The entry's award per player by kind, as amounts, for the results table."""
+        best: dict[str, int] = {}
+        for line in self.players:
+            for award in line.awards:
+                best[award.kind] = max(best.get(award.kind, 0), award.units)
+        return [(kind, format_units(units, KIND_DECIMALS[kind])) for kind, units in best.items() if units]
+
+
+@dataclass
+class GroupLine:
+    group: RankingGroup
+    row_number: int
+    entries: list[EntryLine]
+
+
+@dataclass
+class Difference:
+    """How a re-upload changes one player's points of one kind."""
+
+    player: Player
+    kind: str
+    before: int
+    after: int
+
+    @property
+    def before_amount(self) -> str:
+        return format_units(self.before, KIND_DECIMALS[self.kind])
+
+    @property
+    def after_amount(self) -> str:
+        return format_units(self.after, KIND_DECIMALS[self.kind])
+
+    @property
+    def change(self) -> str:
+        return format_units(self.after - self.before, KIND_DECIMALS[self.kind])
+
+
+@dataclass
+class Preview:
+    upload: ResultUpload
+    event: ParsedEvent | None
+    issues: list = field(default_factory=list)
+    groups: list[GroupLine] = field(default_factory=list)
+    previous: Tournament | None = None
+    differences: list[Difference] = field(default_factory=list)
+    #: The engine's ``sanction`` for a club's SP/GP (§ 403A–B) and the granted sanction it comes from.
+    sanction: str = "none"
+    sanction_row: Sanction | None = None
+
+    @property
+    def has_errors(self) -> bool:
+        return any(issue.severity == Severity.ERROR for issue in self.issues)
+
+    @property
+    def has_warnings(self) -> bool:
+        return any(issue.severity == Severity.WARNING for issue in self.issues)
+
+    @property
+    def player_lines(self) -> list[PlayerLine]:
+        return [line for group in self.groups for entry in group.entries for line in entry.players]
+
+    @property
+    def unresolved(self) -> list[PlayerLine]:
+        return [line for line in self.player_lines if line.needs_resolution or line.key in self._bad]
+
+    @property
+    def _bad(self) -> set[str]:
+        return {
+            issue.params.get("key")
+            for issue in self.issues
+            if getattr(issue, "code", "") in ("RESOLUTION_NUMBER_UNKNOWN", "PLAYER_TWICE")
+        }
+
+    @property
+    def ledger_awards(self) -> list[tuple[PlayerLine, PlayerAward]]:
+        """What confirming writes: positive awards of players resolved to members."""
+        return [
+            (line, award)
+            for line in self.player_lines
+            if line.receives_points
+            for award in line.awards
+            if award.units > 0
+        ]
+
+    @property
+    def event_key(self) -> str:
+        return event_key(self.upload, self.event)
+
+    @property
+    def scheme(self) -> SchemeInfo:
+        return self.upload.federation.scheme_info
+
+
+def event_key(upload: ResultUpload, event: ParsedEvent | None) -> str:
+    """The re-upload key (formats.md § 1.3): organiser, date and the file's event id or description."""
+    if event is None:
+        return ""
+    organiser = (
+        f"club:{upload.club.number}"
+        if upload.club_id
+        else (f"region:{upload.region.code}" if upload.region_id else "federation")
+    )
+    label = (event.event_id or event.name or "").strip().lower()
+    return f"{organiser}|{event.date.isoformat() if event.date else '?'}|{label}"[:300]

@@ -1,0 +1,240 @@
+"""The layout's rules, checked from the source (design.md § Layout).
+
+The stack, from the top: ``config``/``demo`` → ``masterpoints`` → ``tournaments`` → ``office`` → ``clubs`` →
+``federation``. A package imports only from packages below it; everyone may use the pure
+``masterpoints.engine``, which imports none of them. No two modules import each other, directly or round a
+longer circle. Imports inside functions and under ``TYPE_CHECKING`` count like any other: a type import
+that closes a circle says the two modules belong together or the type belongs lower.
+
+Also: no production module over 500 lines, no function over 80, and no comparison with a scheme code
+outside the engine and the scheme registry (``federation/schemes.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+#: Top first; ``config`` and ``demo`` share the top.
+STACK = (("config", "demo"), ("masterpoints",), ("tournaments",), ("office",), ("clubs",), ("federation",))
+ENGINE = "masterpoints.engine"
+PACKAGES = tuple(package for level in STACK for package in level)
+MAX_MODULE_LINES = 500
+MAX_FUNCTION_LINES = 80
+
+
+def production_modules(root: Path = REPO) -> dict[str, Path]:
+    """Every module of the production packages (migrations excluded), by dotted name."""
+    modules = {}
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            if "migrations" in path.relative_to(root).parts:
+                continue
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            modules[".".join(parts)] = path
+    return modules
+
+
+def _resolve(name: str, modules: Mapping[str, Path]) -> str | None:
+    """The production module ``name`` refers to: itself, or the nearest enclosing module (``pkg.mod.func``)."""
+    parts = name.split(".")
+    while parts:
+        candidate = ".".join(parts)
+        if candidate in modules:
+            return candidate
+        parts.pop()
+    return None
+
+
+def imports_of(module: str, source: str, modules: Mapping[str, Path], *, is_package: bool) -> set[str]:
+    """The production modules ``module`` imports anywhere in ``source`` (top level, functions, TYPE_CHECKING)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".") if is_package else module.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                origin = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                origin = node.module or ""
+            # ``from pkg import mod`` imports the module ``pkg.mod``; ``from mod import name`` the module ``mod``.
+            names = [
+                f"{origin}.{alias.name}" if f"{origin}.{alias.name}" in modules else origin for alias in node.names
+            ]
+        else:
+            continue
+        for name in names:
+            target = _resolve(name, modules)
+            if target is not None and target != module:
+                found.add(target)
+    return found
+
+
+def import_graph(root: Path = REPO) -> dict[str, set[str]]:
+    modules = production_modules(root)
+    return {
+        name: imports_of(name, path.read_text(encoding="utf-8"), modules, is_package=path.name == "__init__.py")
+        for name, path in modules.items()
+    }
+
+
+def _level(module: str) -> int:
+    top = module.split(".")[0]
+    return next(index for index, level in enumerate(STACK) if top in level)
+
+
+def upward_imports(graph: Mapping[str, Iterable[str]]) -> list[str]:
+    """Each import that runs up the stack, or out of the engine into the site."""
+    wrong = []
+    for module, targets in graph.items():
+        for target in targets:
+            in_engine = module == ENGINE or module.startswith(ENGINE + ".")
+            to_engine = target == ENGINE or target.startswith(ENGINE + ".")
+            if in_engine and not to_engine:
+                wrong.append(f"{module} -> {target} (the engine imports nothing of the site)")
+            elif not to_engine and _level(target) < _level(module):
+                wrong.append(f"{module} -> {target} (up the stack)")
+    return sorted(wrong)
+
+
+def circles(graph: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """The import circles: strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def test_no_import_runs_up_the_stack_and_the_engine_imports_nothing_of_the_site():
+    assert upward_imports(import_graph()) == []
+
+
+def test_no_two_modules_import_each_other_round_any_circle():
+    assert circles(import_graph()) == []
+
+
+def test_the_checks_catch_a_wrong_graph():
+    """A deliberately wrong graph: an upward import, the engine reaching into the site, and a circle."""
+    graph = {
+        "clubs.models": {"tournaments.models"},
+        "masterpoints.engine.dbf.scale": {"masterpoints.models"},
+        "masterpoints.uploads.preview": {"masterpoints.uploads.scoring"},
+        "masterpoints.uploads.scoring": {"masterpoints.uploads.preview"},
+        "tournaments.models": {"clubs.models", "masterpoints.engine.common"},
+    }
+    assert upward_imports(graph) == [
+        "clubs.models -> tournaments.models (up the stack)",
+        "masterpoints.engine.dbf.scale -> masterpoints.models (the engine imports nothing of the site)",
+    ]
+    assert circles(graph) == [
+        ["clubs.models", "tournaments.models"],
+        ["masterpoints.uploads.preview", "masterpoints.uploads.scoring"],
+    ]
+
+
+def test_imports_inside_functions_and_under_type_checking_count(tmp_path):
+    (tmp_path / "clubs").mkdir()
+    (tmp_path / "tournaments").mkdir()
+    (tmp_path / "clubs" / "__init__.py").write_text("")
+    (tmp_path / "tournaments" / "__init__.py").write_text("")
+    (tmp_path / "tournaments" / "models.py").write_text("")
+    (tmp_path / "clubs" / "models.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from tournaments.models import Tournament\n"
+        "def later():\n    from tournaments import models\n"
+    )
+    graph = import_graph(tmp_path)
+    assert graph["clubs.models"] == {"tournaments.models"}
+    assert upward_imports(graph) == ["clubs.models -> tournaments.models (up the stack)"]
+
+
+def _too_long() -> list[str]:
+    found = []
+    for name, path in production_modules().items():
+        source = path.read_text(encoding="utf-8")
+        lines = source.count("\n")
+        if lines > MAX_MODULE_LINES:
+            found.append(f"{name}: {lines} lines")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = node.end_lineno - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    found.append(f"{name}.{node.name}: {length} lines")
+    return found
+
+
+def test_no_module_over_500_lines_and_no_function_over_80():
+    assert _too_long() == []
+
+
+#: A comparison with a scheme code, in Python or in a template.
+SCHEME_COMPARISON = re.compile(
+    r"""(scheme\w*\s*(==|!=|\bin\b|\bnot\s+in\b))|((==|!=)\s*["'](dbf|hbs)["'])|(["'](dbf|hbs)["']\s*(==|!=|\bin\b))"""
+)
+
+
+def _scheme_comparisons() -> list[str]:
+    allowed = {REPO / "federation" / "schemes.py"}
+    files = [path for path in production_modules().values() if ENGINE.replace(".", "/") not in path.as_posix()]
+    files += sorted((REPO / "templates").rglob("*.html")) + sorted((REPO / "templates").rglob("*.txt"))
+    found = []
+    for path in files:
+        if path in allowed:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if SCHEME_COMPARISON.search(line):
+                found.append(f"{path.relative_to(REPO)}:{number}: {line.strip()}")
+    return found
+
+
+def test_no_comparison_with_a_scheme_code_outside_the_engine_and_the_registry():
+    assert _scheme_comparisons() == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'if federation.scheme == "dbf":',
+        "{% if scheme == 'hbs' %}",
+        'x = "hbs" if code != "dbf" else 1',
+        "if scheme in KINDS:",
+    ],
+)
+def test_the_scheme_check_recognises_a_comparison(line):
+    assert SCHEME_COMPARISON.search(line)
