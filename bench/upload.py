@@ -1,4 +1,4 @@
-"""Upload benchmark (issue 3): parse, validate + compute, and commit times for result files.
+"""Upload benchmark: parse, validate + compute, and commit times for result files.
 
     DATABASE_URL=postgres://… .venv/bin/python bench/upload.py [--repeat 3]
 

@@ -1,4 +1,4 @@
-"""A player's journey on the public site (issue 4): open the rankings, filter by club, sort, open a player,
+"""A player's journey on the public site: open the rankings, filter by club, sort, open a player,
 see the chart of points over time and why an award is this many points, switch the language."""
 
 from __future__ import annotations

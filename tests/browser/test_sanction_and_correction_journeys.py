@@ -1,4 +1,4 @@
-"""Issue 5's browser journeys: a club director applies for a sanction and the secretariat approves it in the
+"""Browser journeys of the office: a club director applies for a sanction and the secretariat approves it in the
 admin (§ 403B); a player asks for a correction, the commission grants it, and the player's balance changes."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A club director uploads a results file, resolves an unknown player, confirms, and sees the awards
-on the tournament page (issue 3's browser journey)."""
+on the tournament page."""
 
 from __future__ import annotations
 

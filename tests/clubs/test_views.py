@@ -1,4 +1,4 @@
-"""Public club pages (issue 2 navigation; issue 4 extends them)."""
+"""Public club pages."""
 
 from django.urls import reverse
 

@@ -1,4 +1,4 @@
-"""Constraints on the federation's records (issue 2)."""
+"""Constraints on the federation's records."""
 
 import pytest
 from django.db import IntegrityError, transaction

@@ -1,4 +1,4 @@
-"""Dated rule sets per federation (issue 7: a past tournament is computed with the set valid on its date)."""
+"""Dated rule sets per federation (a past tournament is computed with the set valid on its date)."""
 
 import datetime
 

@@ -1,4 +1,4 @@
-"""A DBf BP team event uploaded with our CSV team template (issue 3 with §§ 405A, 406A, 411, 412)."""
+"""A DBf BP team event uploaded with our CSV team template (§§ 405A, 406A, 411, 412)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from masterpoints.models import Award
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create, results_upload_resolve
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "static" / "results-templates" / "teams-example.csv"
+EXAMPLE = Path(__file__).resolve().parents[3] / "static" / "results-templates" / "teams-example.csv"
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The results upload from stored file to ledger (issue 3): services and views with personas."""
+"""The results upload from stored file to ledger: services and views with personas."""
 
 from __future__ import annotations
 

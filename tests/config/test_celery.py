@@ -1,4 +1,4 @@
-"""Celery: eager without REDIS_URL; a real worker on Redis with it (issue 2)."""
+"""Celery: eager without REDIS_URL; a real worker on Redis with it."""
 
 from __future__ import annotations
 

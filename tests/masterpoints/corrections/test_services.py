@@ -1,4 +1,4 @@
-"""Correction requests (issue 5; HBS transition rule 6): filing, assignment, decision, ledger entries."""
+"""Correction requests (HBS transition rule 6): filing, assignment, decision, ledger entries."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""DBf uploads through the engine (issue 3 with issue 7): the scale reaches the ledger per player."""
+"""DBf uploads through the engine, by the rule set valid on the date: the scale reaches the ledger per player."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sanctions (DBf § 403, issue 5): filing checks, the district's and the secretariat's steps, e-mails."""
+"""Sanctions (DBf § 403): filing checks, the district's and the secretariat's steps, e-mails."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bad input as a hostile or careless user sends it through the upload page (issue 3).
+"""Bad input as a hostile or careless user sends it through the upload page.
 
 Each file gets its clear message on the preview (or the form) and nothing reaches the tournament
 tables or the ledger; the original bytes are kept as uploaded (design.md § Invariants).

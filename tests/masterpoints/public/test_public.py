@@ -1,4 +1,4 @@
-"""The public pages and the JSON API (issue 4): rankings with filters and exports, player pages with the
+"""The public pages and the JSON API: rankings with filters and exports, player pages with the
 explanation of every award, privacy, club pages, languages."""
 
 from __future__ import annotations

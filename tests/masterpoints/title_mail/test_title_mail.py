@@ -32,7 +32,7 @@ from masterpoints.standings.services import standings_refresh_players
 from masterpoints.title_mail.services import month_check, month_parse, title_mail_run
 from masterpoints.title_mail.tasks import title_mail_monthly
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 OCTOBER = datetime.date(2025, 10, 1)
 TODAY = datetime.date(2025, 10, 1)
 

@@ -1,4 +1,4 @@
-"""Each persona sees what it may and is refused what it may not (issue 2, design.md § Tests)."""
+"""Each persona sees what it may and is refused what it may not (design.md § Tests)."""
 
 import pytest
 from django.urls import reverse

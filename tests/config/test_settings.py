@@ -1,4 +1,4 @@
-"""Settings come from the environment with embedded defaults (issue 2, design.md § Settings)."""
+"""Settings come from the environment with embedded defaults (design.md § Settings)."""
 
 from __future__ import annotations
 

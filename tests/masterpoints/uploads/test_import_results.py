@@ -1,4 +1,4 @@
-"""``manage.py import_results`` (issue 3): the web upload's checks for files on the server."""
+"""``manage.py import_results``: the web upload's checks for files on the server."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Standings derived from the ledger (issue 4): seasons (§ 451C), titles and categories never lost (§ 404,
+"""Standings derived from the ledger: seasons (§ 451C), titles and categories never lost (§ 404,
 H-2), the official list (HBS rules 3 and 4), incremental updates after uploads and the full rebuild."""
 
 from __future__ import annotations
