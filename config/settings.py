@@ -9,10 +9,12 @@ e-mail variables; see README.md.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -63,6 +65,11 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_tables2",
     "django_filters",
+    "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "csp",
     "federation",
     "clubs",
     "office",
@@ -74,13 +81,18 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # user.is_verified(): signed in with a second factor in this session (the admin asks, see ADMIN_REQUIRE_OTP).
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out login attempt into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -132,6 +144,75 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "federation:home"
 LOGOUT_REDIRECT_URL = "federation:home"
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out username and address before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# --- login security: lockout after wrong passwords (django-axes), a second factor for the admin (django-otp) --
+#: Wrong passwords for one username from one address that lock that pair out for the cool-off. The owner still
+#: logs in from anywhere else, so nobody locks the secretariat out by failing with its username from elsewhere.
+LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+#: Wrong passwords from one address, over all usernames, that lock the address out for everyone: the looser
+#: limit against guessing a few passwords for each of many usernames. A club's members share the club's address.
+LOGIN_IP_FAILURE_LIMIT = int(os.environ.get("LOGIN_IP_FAILURE_LIMIT", "20"))
+#: Proxies in front of the site that each append the address they saw to X-Forwarded-For (nginx's
+#: $proxy_add_x_forwarded_for); 0: the connection's own address is the client's.
+TRUSTED_PROXY_COUNT = int(
+    os.environ.get("TRUSTED_PROXY_COUNT", "1" if env_bool("BEHIND_TLS_PROXY", default=False) else "0")
+)
+
+
+def login_lockout_parameters(request_or_attempt, credentials=None) -> list:
+    """``AXES_LOCKOUT_PARAMETERS``: what a login failure is counted against. Normally the pair of username and
+    address (locked at LOGIN_FAILURE_LIMIT); once the address has failed LOGIN_IP_FAILURE_LIMIT times within the
+    cool-off, over all usernames, the address alone (locked for everyone, as it is far above that limit)."""
+    # Imported here: the settings are read before the apps are ready.
+    from axes.models import AccessAttempt
+    from django.conf import settings
+    from django.db.models import Sum
+    from django.utils import timezone
+
+    address = getattr(request_or_attempt, "axes_ip_address", None) or getattr(request_or_attempt, "ip_address", None)
+    since = getattr(request_or_attempt, "axes_attempt_time", None) or timezone.now()
+    failures = AccessAttempt.objects.filter(
+        ip_address=address, attempt_time__gte=since - settings.AXES_COOLOFF_TIME
+    ).aggregate(total=Sum("failures_since_start"))["total"]
+    if (failures or 0) >= settings.LOGIN_IP_FAILURE_LIMIT:
+        return ["ip_address"]
+    return [["username", "ip_address"]]
+
+
+def client_ip_address(request) -> str:
+    """``AXES_CLIENT_IP_CALLABLE``: the client's address. Behind TRUSTED_PROXY_COUNT proxies it is that many
+    entries from the right of X-Forwarded-For; entries further left are the client's own claim, and forgeable."""
+    from django.conf import settings
+
+    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+    count = settings.TRUSTED_PROXY_COUNT
+    if count and len(forwarded) >= count:
+        return forwarded[-count]
+    return request.META.get("REMOTE_ADDR", "")
+
+
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_LOCKOUT_PARAMETERS = login_lockout_parameters
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "30")))
+AXES_CLIENT_IP_CALLABLE = client_ip_address
+# A wrong password during a lockout is refused unchecked and not counted: the cool-off is not prolonged, and
+# someone retrying a locked username does not use up the address's limit for the others behind it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A right password clears that username's failures from that address (never the address's other ones).
+AXES_RESET_ON_SUCCESS = True
+# No log of every successful login (an ever-growing list of addresses); failures are kept for the cool-off only.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
+#: The admin asks for a second factor: django-otp's OTPAdminSite, a TOTP token from an enrolled device
+#: (config/urls.py). On outside DEBUG; a laptop's demo admin/admin logs in with its password alone.
+ADMIN_REQUIRE_OTP = env_bool("ADMIN_REQUIRE_OTP", default=not DEBUG)
+#: The name authenticator apps show beside the code.
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Masterpoint office")
 
 # --- languages and time ---------------------------------------------------------------------------
 LANGUAGE_CODE = os.environ.get("LANGUAGE_CODE", "en")
@@ -172,7 +253,9 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
-EMAIL_TIMEOUT = 30
+# Seconds a mail server may take per step. Only the outbox's drain talks to it, in a worker (a request writes
+# its mails to the outbox and never waits for SMTP), so this may be generous.
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "masterpoints@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -213,6 +296,27 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_EXPIRES = 24 * 60 * 60
 CELERY_TIMEZONE = TIME_ZONE
+# Publishing never holds a request for more than about a second. A request only asks for an outbox drain after
+# its commit (federation.outbox); when that fails, the entry waits in the outbox for the periodic drain. So: a
+# one-second connect and socket timeout, one quick reconnection attempt, and a short retry of the publish
+# itself; and the result store (the same Redis), whose default retries take 20 s, fails as fast.
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 1,
+    "socket_timeout": 1,
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+    # An unacknowledged task (acks_late: its worker was killed) is delivered again after an hour; the
+    # standings-freshness job below does not wait that long for the standings.
+    "visibility_timeout": 60 * 60,
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+}
 #: Periodic jobs; each later feature adds its entry here (nightly standings, monthly title e-mails).
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "worker-heartbeat": {"task": "federation.tasks.ping", "schedule": crontab(minute="*/15")},
@@ -227,10 +331,24 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "masterpoints.title_mail.tasks.title_mail_monthly",
         "schedule": crontab(hour=7, minute=0, day_of_month=1, month_of_year="9-12,1-4"),
     },
+    # The outbox's e-mails and tasks that no drain after commit sent (broker or SMTP away, a worker killed).
+    # A run not started within 50 s is dropped: the next one comes a minute later.
+    "outbox-drain": {
+        "task": "federation.tasks.outbox_drain",
+        "schedule": crontab(minute="*"),
+        "options": {"expires": 50},
+    },
+    # Players whose standing is older than their ledger (an update lost with a killed worker): queued again.
+    "standings-freshness": {
+        "task": "masterpoints.standings.tasks.standings_freshness",
+        "schedule": crontab(minute="*"),
+        "options": {"expires": 50},
+    },
 }
 
 # --- security: strict outside DEBUG (python manage.py check --deploy is clean) ---------------------
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", False) else None
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", default=False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_TLS_PROXY else None
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
@@ -244,6 +362,22 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# Content-Security-Policy (django-csp 4): the site's own scripts, styles, images and fonts only; nothing inline
+# (no template has an inline script, style or on…= handler: tests/config/test_csp.py keeps it so).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF],
+        "style-src": [csp.SELF],
+        "img-src": [csp.SELF],
+        "font-src": [csp.SELF],
+        "connect-src": [csp.SELF],
+        "object-src": [csp.NONE],
+        "base-uri": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    },
+}
 
 # --- the office's own choices (no rule book fixes them) ------------------------------------------------
 #: The title e-mail lists members with at least this percentage of every amount their next rung needs.

@@ -14,3 +14,7 @@ from config.settings import *  # noqa: F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Mails stay in memory (django.core.mail.outbox), unless a test's subprocess names a real backend.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
+# The per-address API limits count across tests in one process; the tests of the limit turn it on.
+RATELIMIT_ENABLE = False
+# The admin asks for a password only; the tests of the second factor turn ADMIN_REQUIRE_OTP on.
+ADMIN_REQUIRE_OTP = False

@@ -1,7 +1,32 @@
 """The site's URLs: public pages, the officers' pages, the workflows, the admin, login and language switching."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django_otp.admin import OTPAdminAuthenticationForm, OTPAdminSite
+
+
+class OfficeAdminSite(OTPAdminSite):
+    """The admin. With ``ADMIN_REQUIRE_OTP`` it is django-otp's OTPAdminSite: only staff who signed in with
+    their password and a token from a confirmed OTP device (``user.is_verified()``) may use it, and its login
+    page asks for the token. Without it, Django's own admin. The setting is read on each request."""
+
+    @property
+    def login_form(self):
+        return OTPAdminAuthenticationForm if settings.ADMIN_REQUIRE_OTP else None
+
+    @property
+    def login_template(self):
+        return OTPAdminSite.login_template if settings.ADMIN_REQUIRE_OTP else None
+
+    def has_permission(self, request) -> bool:
+        if settings.ADMIN_REQUIRE_OTP:
+            return super().has_permission(request)
+        return admin.AdminSite.has_permission(self, request)
+
+
+# The default site keeps every ModelAdmin registered on it; only its behaviour changes (django-otp's own advice).
+admin.site.__class__ = OfficeAdminSite
 
 urlpatterns = [
     path("", include("federation.urls")),

@@ -33,6 +33,7 @@ def _reupload(federation: Federation, old: Tournament) -> int:
     if len(awards) < 4:
         return 0
     written = awards_reverse_tournament(actor=None, tournament=old, reason="superseded by a re-upload (demo)")
+    Tournament.objects.filter(pk=old.pk).update(is_current=False)
     new = Tournament.objects.create(
         federation=federation,
         organiser_kind=old.organiser_kind,

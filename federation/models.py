@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.appendonly import AppendOnlyModel, AppendOnlyQuerySet
@@ -203,3 +204,56 @@ class AuditEvent(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.action} {self.target_repr}"
+
+
+class OutboxQuerySet(models.QuerySet):
+    def pending(self):
+        """Not yet sent or dispatched."""
+        return self.filter(done_at__isnull=True)
+
+    def due(self, now, max_attempts: int):
+        """Pending rows whose next attempt has come and that have attempts left (oldest first)."""
+        return self.pending().filter(next_attempt_at__lte=now, attempts__lt=max_attempts).order_by("next_attempt_at")
+
+
+class Outbox(models.Model):
+    """A side effect of a finished action (an e-mail, a Celery task), written in the action's own transaction
+    and sent after commit by ``federation.tasks.outbox_drain`` with retries (design.md § Services), so that a
+    broker or SMTP outage never turns the action into an error page and never loses the side effect.
+
+    ``payload`` of a mail: the rendered message (``subject``, ``body``, ``html``, ``from_email``, ``to``, ``cc``);
+    of a task: ``task`` (its registered name), ``args`` and ``kwargs``. ``done_at`` is set once sent or handed
+    to the broker; until then ``next_attempt_at`` says when the next drain may take it
+    (:mod:`federation.outbox`)."""
+
+    class Kind(models.TextChoices):
+        MAIL = "mail", _("e-mail")
+        TASK = "task", _("task")
+
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    payload = models.JSONField(_("content"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    next_attempt_at = models.DateTimeField(_("next attempt"), default=timezone.now)
+    done_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    last_error = models.TextField(_("last error"), blank=True)
+
+    objects = OutboxQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("outbox entry")
+        verbose_name_plural = _("outbox")
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=["mail", "task"]), name="outbox_kind_known"),
+        ]
+        indexes = [
+            # The drain's question, "what is pending and due?", reads only the pending rows.
+            models.Index(fields=["next_attempt_at"], condition=Q(done_at__isnull=True), name="outbox_due"),
+            models.Index(fields=["done_at"], name="outbox_done"),
+        ]
+
+    def __str__(self) -> str:
+        payload = self.payload if isinstance(self.payload, dict) else {}
+        what = payload.get("task") or payload.get("subject", "")
+        return f"{self.get_kind_display()} {what}".strip()

@@ -58,6 +58,9 @@ class SchemeInfo:
     ranking_kinds: tuple[RankingKind, ...]
     #: The kind an upload or import awards when nobody names one.
     default_category: str
+    #: The 8-bit code pages a results file without a declared encoding is tried in: Danish text is
+    #: Windows-1252 or Latin-1 far more often than Windows-1250, Croatian the other way round.
+    fallback_encodings: tuple[str, ...]
     #: The rule an upload cites when its organiser may not award the kind asked for.
     award_rule: Promise
     #: The upload adapter that turns a checked file into the engine's input (``module.function``, called
@@ -145,6 +148,7 @@ SCHEMES: dict[str, SchemeInfo] = {
             RankingKind("GP", _("gold points"), "gp"),
         ),
         default_category="BP",
+        fallback_encodings=("cp1252", "iso8859-15", "cp1250"),
         award_rule=_("§ 403: clubs award BP, districts and circles SP, DBf GP; more needs a sanction (§ 403A–B)."),
         scoring_adapter="masterpoints.uploads.scoring.score_dbf",
         official_list_by_default=False,
@@ -213,6 +217,7 @@ SCHEMES: dict[str, SchemeInfo] = {
             RankingKind("black", _("black points"), "black"),
         ),
         default_category="black",
+        fallback_encodings=("cp1250", "iso8859-2", "cp1252"),
         award_rule=_(
             "H-1: an unlisted event awards black points; other kinds come from the list of recognised tournaments."
         ),

@@ -2,8 +2,18 @@
 
 from celery import shared_task
 
+from federation import outbox
+
 
 @shared_task(name="federation.tasks.ping")
 def ping() -> str:
     """Answer ``"pong"``: proves that the broker delivers and a worker runs (``manage.py check_worker``)."""
     return "pong"
+
+
+@shared_task(name=outbox.DRAIN_TASK, ignore_result=True)
+def outbox_drain(ids: list[int] | None = None) -> dict[str, int]:
+    """Send the outbox's due e-mails and tasks: after each commit that wrote some (``ids``: those), and every
+    minute by beat (every due entry: whatever a broker or SMTP outage kept from going out). Safe to run any
+    number of times at once: each entry is claimed by one drain. Retries are the outbox's own (none here)."""
+    return outbox.outbox_drain(ids=ids)

@@ -2,7 +2,8 @@
 
 Secretariat and commission members work in the admin (``is_staff`` plus their group's permissions);
 club directors and region officers use the site's own pages and never get admin access.
-Every view that acts for a club or region asks one of the ``can_…`` helpers below.
+Every view that acts for a club or region asks one of the ``can_…`` helpers below; every admin page asks
+:func:`admin_scope` which federations its user reaches (``federation.admin_base.FederationScopedAdmin``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from django.contrib.auth.models import Group, Permission
 
 from clubs.models import Club
+from federation.models import Federation
 from office.models import Officer
 
 SECRETARIAT_GROUP = "Secretariat"
@@ -21,6 +23,8 @@ SECRETARIAT_APPS = ("federation", "clubs", "office", "tournaments", "masterpoint
 COMMISSION_CHANGES: tuple[str, ...] = ("correctionrequest",)
 #: The audit log is append-only: nobody changes or deletes it, not even the secretariat.
 READ_ONLY_MODELS = ("auditevent",)
+#: The offices that work in the admin, each for its own federation only.
+STAFF_ROLES: tuple[str, ...] = (Officer.Role.SECRETARIAT, Officer.Role.COMMISSION)
 
 
 def sync_groups(**_kwargs) -> None:
@@ -88,3 +92,42 @@ def clubs_for(user):
     staff_feds = offices.filter(role="secretariat").values("federation")
     directed = offices.filter(role="club_director").values("club")
     return Club.objects.filter(federation__in=staff_feds) | Club.objects.filter(pk__in=directed)
+
+
+# --- the admin: which federations a member of staff serves ------------------------------------------------
+
+
+def federations_served(user, *, roles: tuple[str, ...] = STAFF_ROLES):
+    """The federations ``user`` serves as staff (secretariat or commission, or the ``roles`` given): every
+    federation for a superuser, none for anyone without such an office."""
+    if not user.is_authenticated:
+        return Federation.objects.none()
+    if user.is_superuser:
+        return Federation.objects.all()
+    return Federation.objects.filter(officers__user=user, officers__role__in=roles).distinct()
+
+
+def admin_scope(user, action: str, model_name: str) -> frozenset[int] | None:
+    """The ids of the federations in which ``user`` may ``action`` (``view``, ``add``, ``change``,
+    ``delete``) rows of the model ``model_name`` in the admin; ``None`` means every federation (a superuser).
+
+    Viewing is for the federations served as secretariat or commission; writing is the secretariat's, of
+    its own federation only; the commission changes only the models of :data:`COMMISSION_CHANGES` (it
+    decides correction requests), and nobody writes the models of :data:`READ_ONLY_MODELS`. The Django
+    permissions of the user's groups are asked as well, by the admin itself: both must agree.
+    """
+    if user.is_authenticated and user.is_superuser:
+        return None
+    if action != "view" and model_name in READ_ONLY_MODELS:
+        return frozenset()
+    if action == "view" or (action == "change" and model_name in COMMISSION_CHANGES):
+        roles = STAFF_ROLES
+    else:
+        roles = (Officer.Role.SECRETARIAT,)
+    return frozenset(federations_served(user, roles=roles).values_list("pk", flat=True))
+
+
+def may_appoint(user, federation) -> bool:
+    """Who may appoint officers of ``federation``: its own secretariat (or a superuser); the commission and
+    the secretariat of another federation never (nobody grants themselves an office elsewhere)."""
+    return federation is not None and is_secretariat(user, federation)

@@ -1,26 +1,53 @@
 """The admin of the federation's and the clubs' records: federations, regions, players, rule sets, clubs,
-memberships, officers and the audit log."""
+memberships, officers and the audit log.
+
+Every page here (and every admin of the project) is scoped by :func:`office.access.admin_scope`, installed
+below for ``federation.admin_base.FederationScopedAdmin``: a member of staff sees the federations they
+serve and writes only in those whose secretariat they are.
+"""
 
 from django import forms
+from django.apps import apps
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.db.models import CharField, Q
+from django.db.models.functions import Cast
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubMembership, PlayingTime
-from federation.admin_base import ReadOnlyAdmin
+from federation.admin_base import FederationScopedAdmin, ReadOnlyAdmin, federation_paths, install_scope, scope_filter
 from federation.models import AuditEvent, Federation, Player, Region, RuleSet
 from federation.rulesets import check_payload
+from office.access import admin_scope, may_appoint
 from office.models import Officer
 from office.services import officer_assign, officer_revoke
 
+install_scope(admin_scope)
+
 
 @admin.register(Federation)
-class FederationAdmin(admin.ModelAdmin):
+class FederationAdmin(FederationScopedAdmin):
+    """A federation's own row: its secretariat keeps the contact details; setting one up (or removing it),
+    its code and its points scheme are a superuser's (nobody serves a federation before it exists)."""
+
+    federation_paths = ("pk",)
     list_display = ["name", "code", "scheme", "default_language", "contact_email"]
     search_fields = ["name", "code"]
 
+    def has_add_permission(self, request):
+        return super().has_add_permission(request) and self.scope(request, "add") is None
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and self.scope(request, "delete") is None
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and self.scope(request, "change") is not None:
+            return ["code", "scheme"]
+        return super().get_readonly_fields(request, obj)
+
 
 @admin.register(Region)
-class RegionAdmin(admin.ModelAdmin):
+class RegionAdmin(FederationScopedAdmin):
     list_display = ["name", "code", "kind", "parent", "federation"]
     list_filter = ["federation", "kind"]
     search_fields = ["name", "code"]
@@ -28,7 +55,7 @@ class RegionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(FederationScopedAdmin):
     list_display = ["number", "last_name", "first_name", "status", "dues_paid_until", "federation"]
     list_filter = ["federation", "status", "hide_name"]
     search_fields = ["number", "last_name", "first_name", "email"]
@@ -57,7 +84,7 @@ class RuleSetForm(forms.ModelForm):
 
 
 @admin.register(RuleSet)
-class RuleSetAdmin(admin.ModelAdmin):
+class RuleSetAdmin(FederationScopedAdmin):
     """Dated rule sets: the payload overrides the engine's built-in values from ``valid_from`` on."""
 
     form = RuleSetForm
@@ -67,13 +94,47 @@ class RuleSetAdmin(admin.ModelAdmin):
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(ReadOnlyAdmin):
-    """Read-only: the audit log is append-only and written by services only."""
+    """Read-only: the audit log is append-only and written by services only.
 
+    An event names its target by type and id, not by a key: it is shown when the target lies in a
+    federation the user serves. One whose target cannot say (no target, a record without a federation, or
+    a record since deleted, like a revoked office) is shown when its actor holds an office in a federation
+    the user serves; an event of the system (no actor) about such a target only to superusers.
+    """
+
+    federation_paths = ()
     list_display = ["created_at", "action", "target_repr", "actor"]
     list_filter = ["action", "target_type"]
     search_fields = ["action", "target_repr", "target_id", "actor__username"]
     date_hierarchy = "created_at"
     list_select_related = ["actor"]
+
+    def scope_queryset(self, request, queryset, ids):
+        shown, unresolved = Q(pk__in=[]), Q(target_type="")
+        labels = queryset.exclude(target_type="").order_by().values_list("target_type", flat=True).distinct()
+        for label in labels:
+            model = _target_model(label)
+            paths = federation_paths(model, self.admin_site) if model is not None else ()
+            if not paths:
+                unresolved |= Q(target_type=label)
+                continue
+            rows = model._default_manager.all()
+            served = scope_filter(rows, paths, ids).annotate(key=Cast("pk", CharField())).values("key")
+            existing = rows.annotate(key=Cast("pk", CharField())).values("key")
+            shown |= Q(target_type=label, target_id__in=served)
+            unresolved |= Q(target_type=label) & ~Q(target_id__in=existing)
+        actors = Officer.objects.filter(federation__in=ids).values("user")
+        return queryset.filter(shown | (unresolved & Q(actor__in=actors)))
+
+    def in_scope(self, request, obj, action):
+        return self.get_queryset(request).filter(pk=obj.pk).exists()
+
+
+def _target_model(label: str):
+    try:
+        return apps.get_model(label)
+    except (LookupError, ValueError):
+        return None
 
 
 admin.site.site_header = _("Masterpoint office")
@@ -87,7 +148,7 @@ class PlayingTimeInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(FederationScopedAdmin):
     list_display = ["number", "name", "federation", "email", "active"]
     list_filter = ["federation", "active", "regions"]
     search_fields = ["number", "name", "email"]
@@ -97,7 +158,8 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(ClubMembership)
-class ClubMembershipAdmin(admin.ModelAdmin):
+class ClubMembershipAdmin(FederationScopedAdmin):
+    federation_paths = ("club__federation", "player__federation")
     list_display = ["player", "club", "is_home", "since", "until"]
     list_filter = ["is_home", "club__federation"]
     search_fields = ["player__number", "player__last_name", "club__name", "club__number"]
@@ -106,8 +168,12 @@ class ClubMembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Officer)
-class OfficerAdmin(admin.ModelAdmin):
-    """Offices are granted and ended through the services, which also set admin access and audit."""
+class OfficerAdmin(FederationScopedAdmin):
+    """Offices are granted and ended through the services, which also set admin access and audit.
+
+    The secretariat of a federation appoints and ends offices of that federation only (its federation, clubs
+    and regions are the only choices); the commission appoints nobody.
+    """
 
     list_display = ["user", "role", "federation", "club", "region"]
     list_filter = ["role", "federation"]
@@ -119,6 +185,8 @@ class OfficerAdmin(admin.ModelAdmin):
         return obj is None and super().has_change_permission(request, obj)
 
     def save_model(self, request, obj, form, change):
+        if not may_appoint(request.user, obj.federation):
+            raise PermissionDenied
         saved = officer_assign(
             actor=request.user,
             user=obj.user,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from federation.models import Federation, Region
 from federation.services import audit_record
-from office.access import COMMISSION_GROUP, SECRETARIAT_GROUP
+from office.access import COMMISSION_GROUP, SECRETARIAT_GROUP, may_appoint
 from office.models import Officer
 
 _STAFF_GROUPS = {Officer.Role.SECRETARIAT: SECRETARIAT_GROUP, Officer.Role.COMMISSION: COMMISSION_GROUP}
@@ -25,7 +27,12 @@ def officer_assign(
     region: Region | None = None,
 ) -> Officer:
     """Give ``user`` an office. Secretariat and commission members get admin access through their group;
-    club directors and region officers never do (they use the site's own pages)."""
+    club directors and region officers never do (they use the site's own pages). Only the federation's own
+    secretariat (or a superuser) appoints; ``actor=None`` is the office's own code (the demo, migrations)."""
+    if actor is not None and not may_appoint(actor, federation):
+        raise PermissionDenied(
+            _("Only the secretariat of %(federation)s appoints its officers.") % {"federation": federation}
+        )
     officer, _created = Officer.objects.get_or_create(
         user=user, role=role, federation=federation, club=club, region=region
     )

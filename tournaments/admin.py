@@ -11,6 +11,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from federation.admin_actions import decide_with_reason
+from federation.admin_base import FederationScopedAdmin
 from tournaments.models import (
     DirectorLicence,
     RecognisedTournament,
@@ -66,7 +67,7 @@ class RecognisedTournamentForm(HbsFederationForm):
 
 
 @admin.register(RecognisedTournament)
-class RecognisedTournamentAdmin(admin.ModelAdmin):
+class RecognisedTournamentAdmin(FederationScopedAdmin):
     """HBS's annual list of recognised tournaments (H-1, H-4)."""
 
     form = RecognisedTournamentForm
@@ -100,9 +101,10 @@ class TouristApprovalForm(forms.ModelForm):
 
 
 @admin.register(TouristApproval)
-class TouristApprovalAdmin(admin.ModelAdmin):
+class TouristApprovalAdmin(FederationScopedAdmin):
     """Approvals of tourist tournaments (rule 2): recorded here, decided by the actions."""
 
+    federation_paths = ("tournament__federation",)
     form = TouristApprovalForm
     list_display = ["tournament", "organiser", "place", "starts_on", "status", "decided_at"]
     list_filter = ["status", "tournament__year"]
@@ -158,7 +160,7 @@ class DirectorLicenceForm(HbsFederationForm):
 
 
 @admin.register(DirectorLicence)
-class DirectorLicenceAdmin(admin.ModelAdmin):
+class DirectorLicenceAdmin(FederationScopedAdmin):
     """Licences of internet tournament directors (rule 10): granted here, revoked by the action."""
 
     form = DirectorLicenceForm

@@ -53,6 +53,12 @@ class ResultUpload(models.Model):
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(_("uploaded"), auto_now_add=True)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    #: What the preview page shows, stored once (``masterpoints.uploads.summary``): built again only when the
+    #: fingerprint of what it depends on (file, facts, resolutions …) changes or it grows old. Derived data:
+    #: confirming recomputes the preview and never reads it.
+    preview_summary = models.JSONField(_("preview summary"), default=dict, blank=True, editable=False)
+    preview_fingerprint = models.CharField(_("preview fingerprint"), max_length=64, blank=True, editable=False)
+    preview_built_at = models.DateTimeField(_("preview built"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -66,7 +72,7 @@ class ResultUpload(models.Model):
 class TournamentQuerySet(models.QuerySet):
     def current(self):
         """Tournaments not superseded by a re-upload."""
-        return self.filter(superseded_by__isnull=True)
+        return self.filter(is_current=True)
 
 
 class Tournament(models.Model):
@@ -104,6 +110,9 @@ class Tournament(models.Model):
     supersedes = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="superseded_by"
     )
+    #: False once a re-upload superseded it. At most one current tournament per event (a constraint), so two
+    #: confirms of one event at once cannot both stand.
+    is_current = models.BooleanField(_("current"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = TournamentQuerySet.as_manager()
@@ -123,6 +132,12 @@ class Tournament(models.Model):
                 name="tournament_organiser_matches_kind",
             ),
             models.CheckConstraint(condition=Q(boards__gte=1), name="tournament_has_boards"),
+            models.UniqueConstraint(
+                fields=["federation", "event_key"],
+                condition=Q(is_current=True),
+                name="tournament_one_current_per_event",
+                violation_error_message=_("Another upload of this event is already the current version."),
+            ),
         ]
 
     def __str__(self) -> str:

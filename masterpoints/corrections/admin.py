@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from federation.admin_actions import decide_with_reason
-from federation.admin_base import DecidedByActionsAdmin
+from federation.admin_base import DecidedByActionsAdmin, FederationScopedAdmin
 from masterpoints.corrections.forms import CorrectionDecideForm
 from masterpoints.corrections.services import correction_assign, correction_decide, correction_window_save
 from masterpoints.models import CorrectionRequest, CorrectionWindow
@@ -48,7 +48,10 @@ class CorrectionRequestAdmin(DecidedByActionsAdmin):
         """Grant (reverse the award, adjust by kind) or refuse, with the reason the requester reads."""
         if not self.has_change_permission(request):
             raise PermissionDenied
-        correction = get_object_or_404(CorrectionRequest.objects.select_related("player", "award", "tournament"), pk=pk)
+        rows = self.get_queryset(request).select_related("player", "award", "tournament")
+        correction = get_object_or_404(rows, pk=pk)  # another federation's request does not exist here
+        if not self.in_scope(request, correction, "change"):
+            raise PermissionDenied
         form = CorrectionDecideForm(
             request.POST or None,
             kinds=correction.federation.scheme_info.kinds,
@@ -108,7 +111,7 @@ class CorrectionRequestAdmin(DecidedByActionsAdmin):
 
 
 @admin.register(CorrectionWindow)
-class CorrectionWindowAdmin(admin.ModelAdmin):
+class CorrectionWindowAdmin(FederationScopedAdmin):
     """The periods in which corrections are taken (HBS transition rule 6: one year)."""
 
     list_display = ["federation", "opens_on", "closes_on", "note"]

@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.mail import notify, player_language
 from federation.models import Player
+from federation.outbox import enqueue_task
 from federation.refusals import refusals
 from federation.services import audit_record
 from masterpoints.engine.common import KIND_DECIMALS, format_units
@@ -280,7 +281,7 @@ def correction_decide(
     )
     if entries:
         # The player's standings, once the entries are committed.
-        standings_update_players.delay_on_commit(federation.pk, [correction.player_id])
+        enqueue_task(standings_update_players, federation.pk, [correction.player_id])
     notify(
         template="correction_decided",
         to=[correction.requested_by.email, correction.player.email],

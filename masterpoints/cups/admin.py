@@ -7,12 +7,12 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from federation.admin_base import ReadOnlyAdmin
+from federation.admin_base import FederationScopedAdmin, ReadOnlyAdmin
 from masterpoints.models import CupSeries, CupWin
 
 
 @admin.register(CupSeries)
-class CupSeriesAdmin(admin.ModelAdmin):
+class CupSeriesAdmin(FederationScopedAdmin):
     list_display = ("__str__", "federation", "cup", "first_season", "seasons", "report_link")
     list_filter = ("federation", "cup")
 
@@ -23,10 +23,12 @@ class CupSeriesAdmin(admin.ModelAdmin):
         )
 
     def has_delete_permission(self, request, obj=None):
-        return obj is None or not obj.wins.exists()
+        # The user's permission and federation first; then a series with recorded wins is kept (§ 451D–E).
+        return super().has_delete_permission(request, obj) and (obj is None or not obj.wins.exists())
 
 
 @admin.register(CupWin)
 class CupWinAdmin(ReadOnlyAdmin):
+    federation_paths = ("series__federation",)
     list_display = ("series", "season", "player", "units", "top_player", "top_units", "recorded_by", "recorded_at")
     list_filter = ("series__cup", "series__federation")

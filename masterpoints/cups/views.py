@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from federation.models import Federation, Player
+from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, season_number
 from federation.selectors import federation_asked
 from masterpoints.cups.services import Cup, cup_decision, cup_keeper, cup_ranking, cup_win_record, series_for, top16
 from masterpoints.numbers import shown_units
@@ -31,7 +32,7 @@ def _federation(request) -> Federation:
 
 
 def _int(value, default: int) -> int:
-    return int(value) if value and str(value).isdecimal() else default
+    return bounded_int(value, name="playing_time", default=default, minimum=0, maximum=MAX_ID)
 
 
 def _cup(value) -> str:
@@ -56,7 +57,10 @@ def cup_list(request):
     federation = _federation(request)
     info = federation.scheme_info
     current = info.season_of(timezone.localdate())
-    season = _int(request.GET.get("season"), current)
+    try:
+        season = season_number(request.GET.get("season"), default=current)
+    except BadParameter as error:
+        return bad_request(request, error)
     cup = _cup(request.GET.get("cup"))
     see_hidden = is_secretariat(request.user, federation)
     series = series_for(federation, cup, season)
@@ -89,7 +93,11 @@ def cup_report(request):
     if not is_secretariat(request.user, federation):
         raise PermissionDenied(_("The cup report is the secretariat's."))
     info = federation.scheme_info
-    season = _int(request.GET.get("season") or request.POST.get("season"), info.season_of(timezone.localdate()) - 1)
+    try:
+        raw = request.GET.get("season") or request.POST.get("season")
+        season = season_number(raw, default=info.season_of(timezone.localdate()) - 1)
+    except BadParameter as error:
+        return bad_request(request, error)
     if request.method == "POST":
         cup = _cup(request.POST.get("cup"))
         chosen = request.POST.get("player")
@@ -138,9 +146,12 @@ def top16_list(request, pk: int):
     if not info.cups:
         raise PermissionDenied(_("Top-16 lists are DBf's (§ 452)."))
     current = info.season_of(timezone.localdate())
-    season = _int(request.GET.get("season"), current)
+    try:
+        season = season_number(request.GET.get("season"), default=current)
+        chosen = _int(request.GET.get("playing_time"), 0)
+    except BadParameter as error:
+        return bad_request(request, error)
     playing_times = list(club.playing_times.filter(active=True))
-    chosen = _int(request.GET.get("playing_time"), 0)
     playing_time = next((pt for pt in playing_times if pt.pk == chosen), None)
     see_hidden = can_act_for_club(request.user, club)
     lines = top16(club=club, season=season, playing_time=playing_time)

@@ -82,15 +82,34 @@ def check_fields(request: Mapping[str, Any], allowed: Iterable[str], required: I
             raise RequestError(name, f"'{name}' is required")
 
 
+#: Bounds on the numbers a request brings in, far above any real event and low enough that no request can
+#: make the engine work long: the largest fields on record are about 1,500 pairs (an open pairs
+#: championship) and a few thousand pairs in one simultaneous event across the clubs (§ 403A1); the web
+#: calculator takes at most 5,000 participants too.
+MAX_FIELD = 5_000
+#: Boards of one tournament: a long team competition's season (HBS rule 8) stays far below this.
+MAX_BOARDS = 2_000
+#: Strength rows of one field (§ 405B5: a handful in practice).
+MAX_ROWS = 30
+#: Matches each team plays in one event (§ 412B: K).
+MAX_MATCHES = 500
+#: Any other whole number (a balance in units, a place): 10**12 units is ten billion MP.
+MAX_WHOLE = 10**12
+#: A decimal has at most this many significant digits and a magnitude between 10**-12 and 10**12.
+MAX_DECIMAL_DIGITS = 30
+MAX_DECIMAL_EXPONENT = 12
+
+
 def get_int(
     request: Mapping[str, Any],
     name: str,
     *,
     minimum: int | None = None,
-    maximum: int | None = None,
+    maximum: int | None = MAX_WHOLE,
     default: int | None = None,
 ) -> int:
-    """A whole number field (JSON integers only; ``true`` is not 1)."""
+    """A whole number field (JSON integers only; ``true`` is not 1), at most ``maximum`` (:data:`MAX_WHOLE`
+    unless the field has a tighter bound)."""
     if name not in request or request[name] is None:
         if default is None:
             raise RequestError(name, f"'{name}' is required")
@@ -128,6 +147,12 @@ def get_decimal(
         raise RequestError(name, f"'{name}' must be a decimal number, not {json_repr(raw)}") from None
     if not value.is_finite():
         raise RequestError(name, f"'{name}' must be a finite number, not {json_repr(raw)}")
+    if value and (len(value.as_tuple().digits) > MAX_DECIMAL_DIGITS or abs(value.adjusted()) > MAX_DECIMAL_EXPONENT):
+        raise RequestError(
+            name,
+            f"'{name}' must have at most {MAX_DECIMAL_DIGITS} digits and lie between 10^-{MAX_DECIMAL_EXPONENT} "
+            f"and 10^{MAX_DECIMAL_EXPONENT}",
+        )
     if max_decimals is not None and -value.as_tuple().exponent > max_decimals:
         raise RequestError(name, f"'{name}' may have at most {max_decimals} decimals, not {raw}")
     if minimum is not None and value < minimum:
@@ -158,16 +183,25 @@ def get_bool(request: Mapping[str, Any], name: str, *, default: bool) -> bool:
     return value
 
 
+#: An error message quotes at most this many characters of a value it refuses.
+QUOTED_CHARACTERS = 40
+
+
 def json_repr(value: Any) -> str:
+    """``value`` as JSON would write it, shortened to :data:`QUOTED_CHARACTERS` for a message."""
     if isinstance(value, str):
-        return f'"{value}"'
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
-    return repr(value)
+        text = f'"{value}"'
+    elif value is True:
+        text = "true"
+    elif value is False:
+        text = "false"
+    elif value is None:
+        text = "null"
+    elif isinstance(value, int) and value.bit_length() > 128:
+        text = f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    else:
+        text = repr(value)
+    return text if len(text) <= QUOTED_CHARACTERS else text[: QUOTED_CHARACTERS - 1] + "…"
 
 
 # --- ranks and ties ---------------------------------------------------------------------------------

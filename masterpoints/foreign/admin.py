@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
@@ -10,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.admin_actions import decide_with_reason
+from federation.admin_base import FederationScopedAdmin
 from masterpoints.foreign.services import (
     foreign_conversion_delete,
     foreign_conversion_save,
@@ -33,7 +36,7 @@ class ForeignConversionForm(forms.ModelForm):
 
 
 @admin.register(ForeignConversion)
-class ForeignConversionAdmin(admin.ModelAdmin):
+class ForeignConversionAdmin(FederationScopedAdmin):
     """The Swedish and Norwegian conversion table (§ 401B), kept by the secretariat."""
 
     form = ForeignConversionForm
@@ -54,6 +57,10 @@ class ForeignConversionAdmin(admin.ModelAdmin):
 
 
 class ForeignPointsForm(forms.ModelForm):
+    """The registration form; its one-time ``form_token`` makes a form sent twice register once."""
+
+    form_token = forms.UUIDField(widget=forms.HiddenInput, initial=uuid.uuid4, required=False)
+
     class Meta:
         model = ForeignPoints
         fields = ["player", "country", "foreign_kind", "foreign_amount", "earned_on", "event"]
@@ -77,10 +84,11 @@ class ForeignPointsForm(forms.ModelForm):
 
 
 @admin.register(ForeignPoints)
-class ForeignPointsAdmin(admin.ModelAdmin):
+class ForeignPointsAdmin(FederationScopedAdmin):
     """Foreign MP (§ 401B): Faroese and Icelandic are posted when registered, Swedish and Norwegian when
     approved by the action."""
 
+    federation_paths = ("player__federation",)  # the service sets ``federation`` from the player
     form = ForeignPointsForm
     list_display = ["player", "country", "foreign_amount", "foreign_kind", "earned_on", "status", "award"]
     list_filter = ["status", "country", "federation"]
@@ -105,6 +113,7 @@ class ForeignPointsAdmin(admin.ModelAdmin):
             amount=obj.foreign_amount,
             earned_on=obj.earned_on,
             event=obj.event,
+            token=form.cleaned_data.get("form_token"),
         )
         obj.pk = saved.pk
 

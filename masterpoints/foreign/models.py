@@ -76,6 +76,9 @@ class ForeignPoints(models.Model):
     )
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
+    #: The registering form's one-time token: the same form sent twice (a double click, a reload) registers
+    #: once. Empty for registrations made before tokens, and by code that passes none.
+    token = models.UUIDField(_("form token"), null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         ordering = ["-registered_at"]

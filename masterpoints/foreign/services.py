@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import uuid
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, Player
+from federation.outbox import enqueue_task
 from federation.refusals import refusals
 from federation.rulesets import rules_for
 from federation.services import audit_record
@@ -122,7 +124,8 @@ def _post(actor, registration: ForeignPoints) -> Award:
     registration.decided_by = actor
     registration.decided_at = timezone.now()
     registration.save(update_fields=["award", "status", "decided_by", "decided_at"])
-    standings_update_players.delay_on_commit(registration.federation_id, [registration.player_id])
+    # Queued through the outbox once the award is committed (a broker outage delays it, never loses it).
+    enqueue_task(standings_update_players, registration.federation_id, [registration.player_id])
     return award
 
 
@@ -139,6 +142,23 @@ def registration_units(
     return _units(amount, _decimals(federation, country, kind), kind)
 
 
+def _registration_create(
+    *, federation, player, country, kind, amount, units, earned_on, event, actor, token
+) -> ForeignPoints:
+    return ForeignPoints.objects.create(
+        federation=federation,
+        player=player,
+        country=country,
+        foreign_kind=kind,
+        foreign_amount=str(amount).strip()[:20],
+        foreign_units=units,
+        earned_on=earned_on,
+        event=event.strip()[:200],
+        registered_by=actor,
+        token=token,
+    )
+
+
 @transaction.atomic
 def foreign_points_register(
     *,
@@ -150,11 +170,18 @@ def foreign_points_register(
     earned_on: datetime.date,
     event: str = "",
     today: datetime.date | None = None,
+    token: uuid.UUID | None = None,
 ) -> ForeignPoints:
     """Register foreign MP for ``player`` (§ 401B). Faroese and Icelandic MP are posted at once, 1:1;
-    Swedish and Norwegian MP wait for :func:`foreign_points_approve`."""
+    Swedish and Norwegian MP wait for :func:`foreign_points_approve`.
+
+    ``token`` is the form's one-time token: a registration with a token already used is not made again;
+    the earlier one is returned (a form sent twice posts once)."""
     federation = player.federation
     _check_secretariat(actor, federation)
+    earlier = ForeignPoints.objects.filter(token=token).first() if token is not None else None
+    if earlier is not None:
+        return earlier
     kind = kind.strip()
     units = registration_units(
         federation=federation,
@@ -164,17 +191,22 @@ def foreign_points_register(
         earned_on=earned_on,
         today=today or timezone.localdate(),
     )
-    registration = ForeignPoints.objects.create(
-        federation=federation,
-        player=player,
-        country=country,
-        foreign_kind=kind,
-        foreign_amount=str(amount).strip()[:20],
-        foreign_units=units,
-        earned_on=earned_on,
-        event=event.strip()[:200],
-        registered_by=actor,
-    )
+    try:
+        with transaction.atomic():
+            registration = _registration_create(
+                federation=federation,
+                player=player,
+                country=country,
+                kind=kind,
+                amount=amount,
+                units=units,
+                earned_on=earned_on,
+                event=event,
+                actor=actor,
+                token=token,
+            )
+    except IntegrityError:  # the same form sent twice at the same moment: the other request registered it
+        return ForeignPoints.objects.get(token=token)
     audit_record(
         actor=actor,
         action="foreign.register",

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from federation.forms import DecimalInput
+from masterpoints.engine.common import MAX_BOARDS, MAX_FIELD, MAX_ROWS
 
 
 class CalculatorForm(forms.Form):
@@ -51,11 +52,11 @@ class DbfScaleForm(CalculatorForm):
             ("federation", _("federation (DBf)")),
         ],
     )
-    participants = forms.IntegerField(label=_("Participants in the row"), min_value=1, max_value=5000, initial=24)
+    participants = forms.IntegerField(label=_("Participants in the row"), min_value=1, max_value=MAX_FIELD, initial=24)
     boards = forms.IntegerField(
         label=_("Boards"),
         min_value=0,
-        max_value=2000,
+        max_value=MAX_BOARDS,
         initial=24,
         help_text=_("Per playing day for BP; in all for SP/GP."),
     )
@@ -66,8 +67,8 @@ class DbfScaleForm(CalculatorForm):
         help_text=_("Leave empty when everyone met everyone (§ 405B6d, B7d)."),
     )
     robots = forms.BooleanField(label=_("Everyone played against robots (§ 405B6e)"), required=False)
-    rows = forms.IntegerField(label=_("Rows"), min_value=1, max_value=30, initial=1)
-    row = forms.IntegerField(label=_("This row (1 = top)"), min_value=1, max_value=30, initial=1)
+    rows = forms.IntegerField(label=_("Rows"), min_value=1, max_value=MAX_ROWS, initial=1)
+    row = forms.IntegerField(label=_("This row (1 = top)"), min_value=1, max_value=MAX_ROWS, initial=1)
     split = forms.ChoiceField(
         label=_("Rows split"), choices=[("random", _("at random")), ("strength", _("by strength"))], initial="random"
     )
@@ -123,8 +124,8 @@ class HbsScaleForm(CalculatorForm):
     form = forms.ChoiceField(
         label=_("Form"), choices=[("individual", _("individual")), ("pairs", _("pairs")), ("teams", _("teams"))]
     )
-    participants = forms.IntegerField(label=_("Units in the field (N)"), min_value=1, max_value=5000, initial=20)
-    boards = forms.IntegerField(label=_("Boards (D)"), min_value=0, max_value=2000, initial=24)
+    participants = forms.IntegerField(label=_("Units in the field (N)"), min_value=1, max_value=MAX_FIELD, initial=20)
+    boards = forms.IntegerField(label=_("Boards (D)"), min_value=0, max_value=MAX_BOARDS, initial=24)
     strength = DecimalInput(label=_("Strength (S)"), min_value=0, max_digits=6, decimal_places=3, initial=1)
 
     def engine_request(self) -> dict[str, Any]:

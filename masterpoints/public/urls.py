@@ -1,6 +1,22 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from masterpoints.public import calculator, views
+
+
+class PlayerNumber:
+    """A registration number as it may appear in an address: up to 40 characters, no slash and no control
+    character (a NUL or a line break is never part of a number: such an address is a 404, not a 500)."""
+
+    regex = r"[^/\x00-\x1f\x7f]{1,40}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(PlayerNumber, "number")
 
 app_name = "public"
 urlpatterns = [
@@ -9,10 +25,10 @@ urlpatterns = [
     path("tournaments/<int:pk>/", views.tournament_page, name="tournament"),
     # Player numbers are unique per federation, so a player's address names both.
     path("rankings/", views.RankingListView.as_view(), name="rankings"),
-    path("players/<str:number>/", views.player_lookup, name="player_lookup"),
-    path("players/<slug:code>/<str:number>/", views.player_page, name="player"),
-    path("players/<slug:code>/<str:number>/privacy/", views.player_privacy, name="player_privacy"),
+    path("players/<number:number>/", views.player_lookup, name="player_lookup"),
+    path("players/<slug:code>/<number:number>/", views.player_page, name="player"),
+    path("players/<slug:code>/<number:number>/privacy/", views.player_privacy, name="player_privacy"),
     path("api/rankings", views.api_rankings, name="api_rankings"),
-    path("api/players/<str:number>", views.api_player_lookup, name="api_player_lookup"),
-    path("api/players/<slug:code>/<str:number>", views.api_player, name="api_player"),
+    path("api/players/<number:number>", views.api_player_lookup, name="api_player_lookup"),
+    path("api/players/<slug:code>/<number:number>", views.api_player, name="api_player"),
 ]

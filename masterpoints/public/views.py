@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+from functools import wraps
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -25,10 +26,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_filters.views import FilterView
+from django_ratelimit.decorators import ratelimit
 from django_tables2 import RequestConfig, SingleTableMixin
 from django_tables2.paginators import LazyPaginator
+from openpyxl import Workbook
 
+from federation.exports import csv_row, xlsx_append
 from federation.models import Player
+from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, page_number
 from federation.schemes import SchemeInfo
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.models import Standing
@@ -46,6 +51,8 @@ PAGE_SIZE = 50
 #: membership) show within this time.
 RANKINGS_CACHE_SECONDS = 300
 API_PAGE_SIZE_MAX = 100
+#: Reads of the JSON API per client address (the pages are cached; a scraper is slowed, a reader never).
+API_READ_RATE = "120/m"
 #: An export holds at most this many rows of the list as filtered and sorted (a bound on the work a public
 #: request may cause); the page says so next to the links.
 EXPORT_MAX_ROWS = 10_000
@@ -79,6 +86,11 @@ class RankingListView(SingleTableMixin, FilterView):
         return federation is not None and selectors.can_see_hidden(self.request.user, federation)
 
     def get(self, request, *args, **kwargs):
+        try:
+            page_number(request)
+            _federation_param(request)
+        except BadParameter as error:
+            return bad_request(request, error)
         export = request.GET.get("export")
         key = None if export else self._cache_key()
         part = cache.get(key) if key else None
@@ -140,14 +152,12 @@ def _export(request, table: StandingTable, export: str, filterset: StandingFilte
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
         response.write("\ufeff")  # so spreadsheet programs read the file as UTF-8
-        csv.writer(response).writerows(rows)
+        csv.writer(response).writerows(csv_row(row) for row in rows)
         return response
-    from openpyxl import Workbook
-
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(_("Rankings"))
     for row in rows:
-        sheet.append([str(value) for value in row])
+        xlsx_append(sheet, row)
     buffer = io.BytesIO()
     workbook.save(buffer)
     response = HttpResponse(
@@ -276,18 +286,45 @@ def _player_json(request, player: Player, standing: Standing | None) -> dict:
     }
 
 
-def _page_number(request) -> int:
-    raw = request.GET.get("page", "1")
-    return max(1, int(raw)) if raw.isdecimal() else 1
+def _federation_param(request) -> None:
+    """``?federation=`` names a federation by id: a number too large for one is refused (others are read
+    by the filter, which falls back to the first federation)."""
+    raw = request.GET.get("federation", "")
+    if raw.isdecimal():
+        bounded_int(raw, name="federation", default=0, minimum=0, maximum=MAX_ID)
+
+
+def _limited(view):
+    """Answer 429 with the limit named when the address made more than :data:`API_READ_RATE` calls."""
+
+    @wraps(view)
+    def checked(request, *args, **kwargs):
+        if getattr(request, "limited", False):
+            message = _("Too many requests from this address: at most %(rate)s. Try again shortly.")
+            return JsonResponse(
+                {"error": {"field": "request", "message": message % {"rate": API_READ_RATE}}}, status=429
+            )
+        return view(request, *args, **kwargs)
+
+    return checked
+
+
+def _json_bad_request(error: BadParameter) -> JsonResponse:
+    return JsonResponse({"error": {"field": error.name, "message": error.message}}, status=400)
 
 
 @require_GET
+@ratelimit(key="ip", rate=API_READ_RATE, block=False)
+@_limited
 def api_player(request, code: str, number: str):
     """``/api/players/<federation>/<number>``: the player page as JSON, with the ledger paginated."""
     player = _player_or_404(code, number)
+    try:
+        page = page_number(request)
+    except BadParameter as error:
+        return _json_bad_request(error)
     standing = _standing(player)
     payload = _player_json(request, player, standing)
-    page = _page_number(request)
     size = API_PAGE_SIZE_MAX
     awards = list(selectors.player_awards(player)[(page - 1) * size : page * size + 1])
     payload["awards"] = {
@@ -316,6 +353,8 @@ def _award_json(award) -> dict:
 
 
 @require_GET
+@ratelimit(key="ip", rate=API_READ_RATE, block=False)
+@_limited
 def api_player_lookup(request, number: str):
     """``/api/players/<number>``: the player when the number is unique, else the matches (HTTP 300)."""
     players = list(selectors.players_numbered(number))
@@ -334,6 +373,8 @@ def api_player_lookup(request, number: str):
 
 
 @require_GET
+@ratelimit(key="ip", rate=API_READ_RATE, block=False)
+@_limited
 def api_rankings(request):
     """``/api/rankings?…``: the rankings with the page's filters, ``page`` and ``page_size`` (at most 100)."""
     filterset = StandingFilter(request.GET, request=request)
@@ -343,7 +384,11 @@ def api_rankings(request):
         return JsonResponse({"errors": filterset.form.errors.get_json_data()}, status=400)
     raw = request.GET.get("page_size", str(PAGE_SIZE))
     size = min(API_PAGE_SIZE_MAX, max(1, int(raw))) if raw.isdecimal() else PAGE_SIZE
-    page = _page_number(request)
+    try:
+        page = page_number(request)
+        _federation_param(request)
+    except BadParameter as error:
+        return _json_bad_request(error)
     federation = filterset.federation
     rows = list(
         selectors.ranked(filterset.qs, scheme=filterset.scheme, kind=filterset.chosen_kind)[

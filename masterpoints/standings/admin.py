@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from federation.admin_base import ReadOnlyAdmin
+from federation.outbox import enqueue_task
 from masterpoints.models import Standing, TitleAchievement
 from masterpoints.public.selectors import title_label
 from masterpoints.standings.tasks import standings_rebuild_all
@@ -41,10 +42,18 @@ class StandingAdmin(ReadOnlyAdmin):
         return [path("rebuild/", rebuild, name="masterpoints_standing_rebuild"), *super().get_urls()]
 
     def rebuild_view(self, request):
-        """Queue the full rebuild (every federation) after this request; the office goes on working."""
-        if not request.user.has_perm("masterpoints.change_standing"):
+        """Queue the full rebuild after this request, of every federation the user is secretariat of (a
+        superuser: every federation); the office goes on working."""
+        federations = self.scope(request, "change")
+        if not request.user.has_perm("masterpoints.change_standing") or federations == frozenset():
             raise PermissionDenied
-        transaction.on_commit(lambda: standings_rebuild_all.delay())
+        # Through the outbox: an unreachable broker delays the rebuild (the periodic drain queues it), never
+        # this page. One transaction: every rebuild written at once, one drain after commit.
+        with transaction.atomic():
+            if federations is None:
+                enqueue_task(standings_rebuild_all)
+            for federation_id in sorted(federations or ()):
+                enqueue_task(standings_rebuild_all, federation_id)
         messages.success(request, _("The rebuild of every standing from the ledger has been started."))
         return redirect("admin:masterpoints_standing_changelist")
 

@@ -7,11 +7,16 @@ dropped connection).
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from django.db import OperationalError
 
 from federation.models import Federation
+from masterpoints.standings.freshness import standings_stale_players
 from masterpoints.standings.services import standings_rebuild, standings_refresh_players, standings_refresh_tournament
+
+logger = logging.getLogger(__name__)
 
 _RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 5}
 
@@ -34,3 +39,24 @@ def standings_rebuild_all(federation_id: int | None = None) -> dict[str, int]:
     """Nightly, and on demand from the admin: every standing rebuilt from the ledger."""
     federation = Federation.objects.get(pk=federation_id) if federation_id is not None else None
     return standings_rebuild(actor=None, federation=federation)
+
+
+#: Players per update task queued by :func:`standings_freshness`.
+FRESHNESS_PART = 500
+
+
+@shared_task(name="masterpoints.standings.tasks.standings_freshness", ignore_result=True)
+def standings_freshness() -> int:
+    """Every minute (beat): queue the update of every player whose standing is older than their ledger
+    (:mod:`masterpoints.standings.freshness`), so that a task lost with a killed worker costs a minute or
+    two, not the hour until the broker redelivers it. Idempotent: a fresh standing is never queued, and the
+    update itself replaces the derived rows. Returns how many players were queued."""
+    queued = 0
+    for federation_id, player_ids in standings_stale_players().items():
+        for start in range(0, len(player_ids), FRESHNESS_PART):
+            part = player_ids[start : start + FRESHNESS_PART]
+            standings_update_players.apply_async((federation_id, part), ignore_result=True)
+            queued += len(part)
+    if queued:
+        logger.warning("standings: %s players' standings were older than their ledger; their update is queued", queued)
+    return queued

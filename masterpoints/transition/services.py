@@ -66,7 +66,8 @@ REFUSALS = {
     "EMPTY": _("The file has no rows after its header."),
     "UNKNOWN_PLAYER": _("line %(line)s: no player with the number %(number)s (an import never creates a player)."),
     "DUPLICATE": _("line %(line)s: the number %(number)s is already on line %(first)s."),
-    "BAD_AMOUNT": _("line %(line)s: %(value)s is not a whole number of points, 0 or more."),
+    "BAD_AMOUNT": _("line %(line)s: %(value)s is not a whole number of points from 0 to %(maximum)s."),
+    "CONTROL_CHARACTER": _("line %(line)s: the file holds a NUL or another control character; export it again."),
     "UNKNOWN_CATEGORY": _("line %(line)s: %(value)s is not a category of the table (%(names)s)."),
     "NOT_HIGHER": _(
         "line %(line)s: %(category)s requires no red or master points, so it is not one of the higher "
@@ -108,6 +109,9 @@ def _rows(federation: Federation, data: bytes, value_column: str) -> list[Row]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise refusal("ENCODING") from None
+    for line, content in enumerate(text.splitlines(), start=1):
+        if any(ord(char) < 32 and char != "\t" for char in content):
+            raise refusal("CONTROL_CHARACTER", line=line)
     reader = csv.reader(io.StringIO(text))
     try:
         header = [cell.strip().lower() for cell in next(reader, [])]
@@ -246,7 +250,11 @@ def transition_opening_import(
     _lock(federation)
     on = on or timezone.localdate()
     rows = _rows(federation, data, "black")
-    errors = [refusal("BAD_AMOUNT", line=row.line, value=row.value or "–") for row in rows if not _whole(row.value)]
+    errors = [
+        refusal("BAD_AMOUNT", line=row.line, value=row.value[:20] or "–", maximum=MAX_POINTS)
+        for row in rows
+        if not _whole(row.value)
+    ]
     if errors:
         raise ValidationError(errors)
     done = _credited(federation, TransitionCredit.Rule.OPENING)
@@ -276,9 +284,14 @@ def transition_opening_import(
     )
 
 
+#: No player of the old lists holds anything near a million points of one kind: a larger number is a
+#: mistake in the file (and would not fit the ledger's units).
+MAX_POINTS = 1_000_000
+
+
 def _whole(value: str) -> bool:
-    """Whether ``value`` is a whole number of points, 0 or more (ASCII digits only)."""
-    return value.isascii() and value.isdigit()
+    """Whether ``value`` is a whole number of points from 0 to :data:`MAX_POINTS` (ASCII digits only)."""
+    return value.isascii() and value.isdigit() and len(value) <= 7 and int(value) <= MAX_POINTS
 
 
 # --- rule 3: 1991 category holders --------------------------------------------------------------------------

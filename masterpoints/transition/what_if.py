@@ -20,6 +20,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from federation.exports import csv_row
 from federation.models import Federation, Player
 from federation.refusals import refusals
 from federation.rulesets import rules_for
@@ -273,11 +274,6 @@ WHAT_IF_COLUMNS = (
 _MOVES = {1: "up", -1: "down", 0: "same"}
 
 
-def _cell(text: str) -> str:
-    """Text a spreadsheet would take for a formula (``=``, ``+``, ``-``, ``@`` first) kept as text."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
-
-
 def what_if_csv(result: WhatIf, out, *, every: bool = False) -> None:
     """Write the what-if report (transition rule 8) to the text stream ``out`` as CSV: the players whose
     category moves (every player with ``every``), names safe from spreadsheet formulas, then a ``#`` line
@@ -287,15 +283,17 @@ def what_if_csv(result: WhatIf, out, *, every: bool = False) -> None:
     for row in result.rows:
         if row.move or every:
             writer.writerow(
-                [
-                    row.player.number,
-                    _cell(row.player.full_name),
-                    *row.current,
-                    row.current_category or "-",
-                    *row.alternative,
-                    row.alternative_category or "-",
-                    _MOVES[row.move],
-                ]
+                csv_row(
+                    [
+                        row.player.number,
+                        row.player.full_name,
+                        *row.current,
+                        row.current_category or "-",
+                        *row.alternative,
+                        row.alternative_category or "-",
+                        _MOVES[row.move],
+                    ]
+                )
             )
     out.write(
         f"# {result.tournaments} tournaments replayed with {json.dumps(result.parameters)}: "

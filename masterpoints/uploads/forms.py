@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.forms import DecimalInput
 from federation.schemes import SchemeInfo
+from masterpoints.uploads.services import ENCODINGS
 from tournaments.models import Form, RecognisedTournament
 
 HBS_KINDS = (("black", _("black points (crni)")), ("red", _("red points (crveni)")), ("master", _("master points")))
@@ -146,4 +147,28 @@ class ConfirmForm(forms.Form):
 
     acknowledge_warnings = forms.BooleanField(
         label=_("I have read the warnings above and the results are right."), required=False
+    )
+
+
+#: How the encodings of :data:`~masterpoints.uploads.services.ENCODINGS` are offered.
+ENCODING_LABELS = {
+    "utf-8": _("UTF-8 (Unicode)"),
+    "cp1252": _("Windows-1252 (Western European: Danish)"),
+    "iso8859-1": _("ISO-8859-1 (Latin-1)"),
+    "iso8859-15": _("ISO-8859-15 (Latin-9, with €)"),
+    "cp1250": _("Windows-1250 (Central European: Croatian)"),
+    "iso8859-2": _("ISO-8859-2 (Latin-2)"),
+    "cp850": _("DOS 850 (Western European)"),
+    "cp852": _("DOS 852 (Central European)"),
+}
+
+
+class EncodingForm(forms.Form):
+    """Step 2: read the stored file again with another character encoding (names with ``æøå`` or ``čćšž``
+    garbled), or as detected."""
+
+    encoding = forms.ChoiceField(
+        label=_("Read the file as"),
+        required=False,
+        choices=[("", _("as detected")), *((name, ENCODING_LABELS.get(name, name)) for name in ENCODINGS)],
     )

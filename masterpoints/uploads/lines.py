@@ -109,7 +109,9 @@ class Preview:
 
     @property
     def unresolved(self) -> list[PlayerLine]:
-        return [line for line in self.player_lines if line.needs_resolution or line.key in self._bad]
+        """Players the director must still resolve: unidentified, unknown, or resolved to a wrong number."""
+        bad = self._bad  # once, not per line: a large file has thousands of lines and issues
+        return [line for line in self.player_lines if line.needs_resolution or line.key in bad]
 
     @property
     def _bad(self) -> set[str]:

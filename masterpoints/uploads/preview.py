@@ -3,14 +3,22 @@
 :func:`build_preview` is a pure read: it parses the stored bytes again, checks them against the register
 and the rules, applies the director's resolutions and runs the points engine. The preview page shows
 its result, and confirming recomputes it inside the confirming transaction, so what is written is
-exactly what was shown for the same file, facts and resolutions.
+exactly what was shown for the same file, facts and resolutions. The page itself is served from a stored
+summary of the preview (:mod:`masterpoints.uploads.summary`), rebuilt only when what it depends on changed.
+
+Every number that enters from outside is bounded where it enters (design.md § Invariants): a file with more
+entries than :data:`MAX_ENTRIES_PER_EVENT`, or an entry with more players than :data:`MAX_PLAYERS_PER_ENTRY`,
+is refused right after parsing, before players are looked up or points computed.
 """
 
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Player
@@ -27,6 +35,65 @@ from tournaments.importers.model import Entry, Participant
 from tournaments.models import ResultUpload, Tournament
 from tournaments.sanctions import selectors as sanctions
 
+#: At most this many entries (pairs, teams, players of an individual) in one event. The largest real results
+#: file we hold is a multi-centre simultaneous pairs of 356 pairs (../shared/samples/pbn_fft_9901_multicentre.pbn,
+#: SOURCES.md), the kind of event DBf's Klubsølv (§ 403A1, § 433E) is; a club evening has 6 to 40. Neither
+#: rule book caps a field, but both scale it down where it is large (DBf § 405B6d counts only a fifth of the
+#: participants beyond 40; HBS pays at most 50 % of the field, rule 5). 2,000 is five times the largest
+#: event we know; a larger file is not one event's results.
+MAX_ENTRIES_PER_EVENT = 2000
+#: At most this many players in one entry. A team is 4 to 6 players (the importers warn outside that:
+#: PLAYER_COUNT_UNUSUAL; WBF and EBL conditions of contest allow six), a pair two and an individual one, each
+#: with the substitutes DBf § 405A1 and § 411D and HBS rule 6 count by their share of the boards; 8 leaves
+#: room for two substitutes beyond a full team.
+MAX_PLAYERS_PER_ENTRY = 8
+
+BOUND_MESSAGES = {
+    "ENTRIES_TOO_MANY": _(
+        "The file has %(count)s entries; at most %(limit)s entries are accepted in one event. Check that the "
+        "file holds the results of one event; the office can import a larger one."
+    ),
+    "PLAYERS_TOO_MANY": _(
+        "Entry %(entry)s has %(count)s players; at most %(limit)s players are accepted in one entry (a team "
+        "has 4 to 6). Check the file."
+    ),
+}
+
+
+def _bound_text(code: str, params: dict[str, Any]) -> str:
+    return str(BOUND_MESSAGES[code]) % params
+
+
+_bound_text_lazy = lazy(_bound_text, str)
+
+
+@dataclass(frozen=True)
+class BoundIssue:
+    """A file larger than the office accepts (:data:`MAX_ENTRIES_PER_EVENT`, :data:`MAX_PLAYERS_PER_ENTRY`):
+    an error about the file itself, shaped like the importers' issues, found before anything is computed."""
+
+    code: str
+    where: Location = field(default_factory=Location)
+    params: dict[str, Any] = field(default_factory=dict)
+    variant: str = ""
+
+    @property
+    def severity(self) -> Severity:
+        return Severity.ERROR
+
+    @property
+    def message(self):
+        return _bound_text_lazy(self.code, dict(self.params))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": str(self.severity),
+            "where": self.where.as_dict(),
+            "message": str(self.message),
+            "params": dict(self.params),
+        }
+
 
 def build_preview(upload: ResultUpload, *, data: bytes | None = None, today: datetime.date | None = None) -> Preview:
     """Everything confirming ``upload`` would do, with every issue found (never fails on bad input).
@@ -36,10 +103,20 @@ def build_preview(upload: ResultUpload, *, data: bytes | None = None, today: dat
     if data is None:
         with upload.file.open("rb") as handle:
             data = handle.read()
-    result = parse_results(data, upload.original_name)
+    # The director's choice of encoding, if any (``results_upload_choose_encoding``): forces the decoding.
+    result = parse_results(
+        data,
+        upload.original_name,
+        fallback_encodings=upload.federation.scheme_info.fallback_encodings,
+        encoding=upload.facts.get("encoding") or None,
+    )
     preview = Preview(upload=upload, event=result.event, issues=list(result.issues))
     event = result.event
     if event is None:
+        return preview
+    bounds = _check_bounds(event)
+    if bounds:
+        preview.issues += bounds
         return preview
     _check_event(preview, today or timezone.localdate())
     lines = _resolve_players(preview)
@@ -63,6 +140,22 @@ def build_preview(upload: ResultUpload, *, data: bytes | None = None, today: dat
         _compute(preview)
     _compare_with_previous(preview)
     return preview
+
+
+def _check_bounds(event) -> list[BoundIssue]:
+    """The file's entries and players against the office's limits, counted on the parsed event only."""
+    entries = sum(group.field_size for group in event.groups)
+    if entries > MAX_ENTRIES_PER_EVENT:
+        return [BoundIssue("ENTRIES_TOO_MANY", params={"count": entries, "limit": MAX_ENTRIES_PER_EVENT})]
+    return [
+        BoundIssue(
+            "PLAYERS_TOO_MANY",
+            entry.where,
+            {"entry": entry.number, "count": len(entry.players), "limit": MAX_PLAYERS_PER_ENTRY},
+        )
+        for entry in event.entries()
+        if len(entry.players) > MAX_PLAYERS_PER_ENTRY
+    ]
 
 
 def _blocks_computation(issue) -> bool:

@@ -12,23 +12,30 @@ import hashlib
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from federation.models import Federation, Region
+from federation.outbox import enqueue_task
 from federation.services import audit_record
 from masterpoints.ledger import ResultEntry, awards_post_results, awards_reverse_tournament
 from masterpoints.standings.tasks import standings_update_tournament
+from masterpoints.uploads import summary
 from masterpoints.uploads.lines import Preview, event_key
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.scoring import event_boards, event_form
 from office.access import can_act_for_club, can_act_for_region, is_secretariat
 from tournaments.importers.detect import sniff
+from tournaments.importers.text import codec_name
 from tournaments.models import Entry, Participation, RankingGroup, ResultUpload, Tournament
 
 RESOLUTIONS = ("member", "guest", "office")
+#: The encodings a director may have the stored bytes read with (Python's codec names): Unicode, the Western
+#: European code pages Danish clubs write (Windows-1252, ISO-8859-1 and -15), the Central European ones
+#: Croatian clubs write (Windows-1250, ISO-8859-2), and the DOS pages of old scoring programs.
+ENCODINGS = ("utf-8", "cp1252", "iso8859-1", "iso8859-15", "cp1250", "iso8859-2", "cp850", "cp852")
 
 
 def check_organiser(
@@ -119,11 +126,84 @@ def results_upload_discard(*, actor, upload: ResultUpload) -> None:
     audit_record(actor=actor, action="results.upload.discard", target=upload)
 
 
+@transaction.atomic
+def results_upload_choose_encoding(*, actor, upload: ResultUpload, encoding: str) -> None:
+    """Have the stored bytes read with ``encoding`` (one of :data:`ENCODINGS`), or as the importers decide
+    when it is empty: the choice is a fact of the upload (``facts["encoding"]``), which the preview and the
+    confirm pass to the importers. The bytes themselves are never changed."""
+    upload = ResultUpload.objects.select_for_update().get(pk=upload.pk)
+    check_pending(actor, upload)
+    chosen = codec_name(encoding) if encoding else None
+    if encoding and chosen not in ENCODINGS:
+        raise ValidationError(_("Unknown encoding %(encoding)s."), params={"encoding": encoding[:40]})
+    previous = upload.facts.get("encoding") or ""
+    facts = {key: value for key, value in upload.facts.items() if key != "encoding"}
+    if chosen:
+        facts["encoding"] = chosen
+    upload.facts = facts
+    upload.save(update_fields=["facts"])
+    audit_record(
+        actor=actor,
+        action="results.upload.encoding",
+        target=upload,
+        payload={"encoding": chosen or "", "previous": previous},
+    )
+
+
+def results_upload_preview(*, upload: ResultUpload) -> dict:
+    """The summary the preview page shows (:mod:`masterpoints.uploads.summary`): the stored one while the
+    fingerprint of what it depends on holds and it is younger than ``summary.MAX_AGE``, else the preview
+    built again from the stored file, summarised and stored.
+
+    Storing it is a derived value's single UPDATE, not a decision: two visits building it at once both
+    store the same summary, and a summary built from an older fingerprint is built again on the next visit.
+    """
+    now, today = timezone.now(), timezone.localdate()
+    fingerprint = summary.fingerprint(upload, today=today)
+    if summary.is_current(upload, fingerprint, now):
+        return upload.preview_summary
+    built = summary.summarise(build_preview(upload, today=today))
+    ResultUpload.objects.filter(pk=upload.pk).update(
+        preview_summary=built, preview_fingerprint=fingerprint, preview_built_at=now
+    )
+    upload.preview_summary, upload.preview_fingerprint, upload.preview_built_at = built, fingerprint, now
+    return built
+
+
 def _strengths(facts: dict) -> dict[str, str]:
     """HBS: S per kind, from the chosen entry of the list of recognised tournaments or the director's S (H-1)."""
     if facts.get("kinds"):
         return dict(facts["kinds"])
     return {facts["category"]: facts["strength"]} if facts.get("strength") else {}
+
+
+#: ``expected_previous`` not given: the server's own import, which supersedes whatever version is current.
+UNCHECKED = object()
+_CONFIRMED_MEANWHILE = _(
+    "Another upload of this event was confirmed while you were reviewing this one; nothing was written. "
+    "Look at the preview again: it now shows the differences from that version."
+)
+
+
+def _lock_event(federation_id: int, key: str) -> None:
+    """Take the confirms of one event one at a time (PostgreSQL: a transaction-level advisory lock on the
+    federation and event key; SQLite runs one writer at a time anyway)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [f"event|{federation_id}|{key}"])
+
+
+def _current_version(upload: ResultUpload, key: str) -> Tournament | None:
+    return Tournament.objects.current().filter(federation=upload.federation, event_key=key).first()
+
+
+def _check_expected(preview: Preview, expected_previous) -> None:
+    """Refuse when the version this confirm would replace is not the one the director's preview showed."""
+    if expected_previous is UNCHECKED:
+        return
+    found = preview.previous.pk if preview.previous is not None else None
+    if found != expected_previous:
+        raise ValidationError(_CONFIRMED_MEANWHILE, code="confirmed_meanwhile")
 
 
 def tournament_create_from_preview(*, preview: Preview) -> Tournament:
@@ -197,12 +277,21 @@ def tournament_create_from_preview(*, preview: Preview) -> Tournament:
 
 @transaction.atomic
 def results_upload_confirm(
-    *, actor, upload: ResultUpload, acknowledge_warnings: bool, trusted: bool = False
+    *,
+    actor,
+    upload: ResultUpload,
+    acknowledge_warnings: bool,
+    trusted: bool = False,
+    expected_previous: int | object | None = UNCHECKED,
 ) -> Tournament:
     """Confirm an upload: recompute its preview, refuse it on any error (or unacknowledged warning), then
     create the tournament and post its awards; a re-upload reverses the earlier version's awards first.
 
-    All in one transaction: either everything is written or nothing is.
+    All in one transaction: either everything is written or nothing is. Confirms of one event are taken
+    one at a time (:func:`_lock_event`) and at most one version of an event is current (a constraint), so
+    two confirms at once leave one result. ``expected_previous`` is the version the director's preview
+    showed as replaced (``None``: a new event); when another upload of the event was confirmed since, the
+    confirm is refused and the upload stays pending, to be reviewed against it.
     """
     upload = (
         ResultUpload.objects.select_for_update(of=("self",))
@@ -215,11 +304,19 @@ def results_upload_confirm(
         raise ValidationError(_("The results have errors; correct them before confirming."), code="has_errors")
     if preview.has_warnings and not acknowledge_warnings:
         raise ValidationError(_("Tick the box to confirm that you have read the warnings."), code="warnings")
+    _lock_event(upload.federation_id, preview.event_key)
+    if _current_version(upload, preview.event_key) != preview.previous:
+        preview = build_preview(upload)  # another version was confirmed while this preview was built
+    _check_expected(preview, expected_previous)
     if preview.previous is not None:
-        # Lock the earlier version so two re-uploads of one event cannot both supersede it.
-        Tournament.objects.select_for_update().get(pk=preview.previous.pk)
         awards_reverse_tournament(actor=actor, tournament=preview.previous, reason=_("superseded by a re-upload"))
-    tournament = tournament_create_from_preview(preview=preview)
+        Tournament.objects.filter(pk=preview.previous.pk).update(is_current=False)
+    try:
+        with transaction.atomic():
+            tournament = tournament_create_from_preview(preview=preview)
+    except IntegrityError:
+        # The constraint of one current version per event, where no lock serialised the confirms.
+        raise ValidationError(_CONFIRMED_MEANWHILE, code="confirmed_meanwhile") from None
     awards_post_results(
         actor=actor,
         tournament=tournament,
@@ -251,7 +348,7 @@ def results_upload_confirm(
             "supersedes": preview.previous.pk if preview.previous else None,
         },
     )
-    # The affected players' standings, once the awards are committed. Robust: were the broker unreachable,
-    # the confirmed upload stands and the nightly rebuild brings the standings up to date.
-    transaction.on_commit(lambda: standings_update_tournament.delay(tournament.pk), robust=True)
+    # The affected players' standings, queued through the outbox once the awards are committed: were the
+    # broker unreachable, the confirmed upload stands and the outbox queues the update when it is back.
+    enqueue_task(standings_update_tournament, tournament.pk)
     return tournament

@@ -6,23 +6,36 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Page, Paginator
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from masterpoints.uploads.forms import ConfirmForm, ResolutionForm, ResultUploadForm
-from masterpoints.uploads.preview import build_preview
+from masterpoints.uploads import summary
+from masterpoints.uploads.forms import ConfirmForm, EncodingForm, ResolutionForm, ResultUploadForm
 from masterpoints.uploads.selectors import upload_organisers
 from masterpoints.uploads.services import (
+    UNCHECKED,
     check_organiser,
+    results_upload_choose_encoding,
     results_upload_confirm,
     results_upload_create,
     results_upload_discard,
+    results_upload_preview,
     results_upload_resolve,
 )
 from tournaments.models import ResultUpload
 from tournaments.recognised import listed_for, upload_kinds
+
+#: Entries of the results table on one page (``?page=``) and players to resolve on one page of their list
+#: (``?players=``): a page stays a few hundred KB whatever the file holds.
+ENTRIES_PER_PAGE = 100
+PLAYERS_PER_PAGE = 25
+PAGE_PARAMETERS = ("page", "players")
 
 
 @login_required
@@ -92,41 +105,113 @@ def _own_upload(request, pk: int) -> ResultUpload:
     return upload
 
 
+def _page(items: list, raw: str | None, per_page: int) -> Page:
+    """Page ``raw`` of ``items``, as the query string gives it: missing is the first, a number past the last
+    page is the last (0 the first); anything but digits is no page at all (404)."""
+    paginator = Paginator(items, per_page)
+    if raw is None or raw == "":
+        return paginator.page(1)
+    if not (raw.isascii() and raw.isdecimal()):
+        raise Http404(_("There is no such page."))
+    number = int(raw) if len(raw) <= 9 else paginator.num_pages
+    return paginator.page(min(max(number, 1), paginator.num_pages))
+
+
+def _preview_url(upload: ResultUpload, query) -> str:
+    """The preview's address with the pages the director was looking at (digits only, anything else dropped)."""
+    values = {name: query.get(name) or "" for name in PAGE_PARAMETERS}
+    kept = {name: value for name, value in values.items() if value.isascii() and value.isdecimal()}
+    url = reverse("uploads:preview", args=[upload.pk])
+    return f"{url}?{urlencode(kept)}" if kept else url
+
+
+def _pager(request, page: Page, name: str) -> list[tuple[object, str | None]]:
+    """The links of a pager: (label, address) per page shown, ``None`` for the current page and the gaps."""
+    if page.paginator.num_pages <= 1:
+        return []
+    links = []
+    for number in page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1):
+        if number == page.paginator.ELLIPSIS or number == page.number:
+            links.append((number, None))
+        else:
+            query = request.GET.copy()
+            query[name] = number
+            links.append((number, f"?{query.urlencode()}"))
+    return links
+
+
+def _resolve(request, upload: ResultUpload) -> None:
+    resolution = ResolutionForm(request.POST)
+    if not resolution.is_valid():
+        messages.error(request, " ".join(str(e) for errors in resolution.errors.values() for e in errors))
+        return
+    try:
+        results_upload_resolve(
+            actor=request.user,
+            upload=upload,
+            player_key=resolution.cleaned_data["player_key"],
+            resolution=resolution.cleaned_data["resolution"],
+            number=resolution.cleaned_data.get("number") or "",
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+
+
 @login_required
 def upload_preview(request, pk: int):
-    """Step 2: what the file says, every issue, who gets what and why; resolve unknown players here."""
+    """Step 2: what the file says, every issue, who gets what and why; resolve unknown players here.
+
+    Served from the upload's stored summary (``results_upload_preview``), a page of the table and a page of
+    the players to resolve at a time."""
     upload = _own_upload(request, pk)
     if request.method == "POST":
-        resolution = ResolutionForm(request.POST)
-        if resolution.is_valid():
-            try:
-                results_upload_resolve(
-                    actor=request.user,
-                    upload=upload,
-                    player_key=resolution.cleaned_data["player_key"],
-                    resolution=resolution.cleaned_data["resolution"],
-                    number=resolution.cleaned_data.get("number") or "",
-                )
-            except ValidationError as error:
-                messages.error(request, " ".join(error.messages))
-        else:
-            messages.error(request, " ".join(str(e) for errors in resolution.errors.values() for e in errors))
-        return redirect("uploads:preview", upload.pk)
-    preview = build_preview(upload)
+        _resolve(request, upload)
+        return redirect(_preview_url(upload, request.GET))
+    stored = results_upload_preview(upload=upload)
+    entries = _page(stored["rows"], request.GET.get("page"), ENTRIES_PER_PAGE)
+    players = _page(stored["unresolved"], request.GET.get("players"), PLAYERS_PER_PAGE)
     unresolved = [
         (
-            line,
+            {**line, "where": summary.location_label(line["where"])},
             ResolutionForm(
-                initial={"player_key": line.key, "number": line.id_in_file or ""}, auto_id=f"id_r{index}_%s"
+                initial={"player_key": line["key"], "number": line["id_in_file"]}, auto_id=f"id_r{index}_%s"
             ),
         )
-        for index, line in enumerate(preview.unresolved)
+        for index, line in enumerate(players.object_list, start=players.start_index())
     ]
-    return render(
-        request,
-        "masterpoints/uploads/upload_preview.html",
-        {"upload": upload, "preview": preview, "unresolved": unresolved, "confirm_form": ConfirmForm()},
-    )
+    context = {
+        "upload": upload,
+        "summary": stored,
+        "event": summary.shown_event(stored),
+        "points": summary.shown_points(stored),
+        "issues": summary.shown_issues(stored),
+        "severities": summary.severity_counts(stored),
+        "entries": entries,
+        "entries_pager": _pager(request, entries, "page"),
+        "sections": summary.shown_sections(stored, list(entries.object_list)),
+        "players": players,
+        "players_pager": _pager(request, players, "players"),
+        "unresolved": unresolved,
+        "encoding_form": EncodingForm(initial={"encoding": upload.facts.get("encoding", "")}),
+        "confirm_form": ConfirmForm(),
+    }
+    return render(request, "masterpoints/uploads/upload_preview.html", context)
+
+
+@login_required
+@require_POST
+def upload_encoding(request, pk: int):
+    """Read the stored file again with the encoding the director chose (or as detected)."""
+    upload = _own_upload(request, pk)
+    form = EncodingForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return redirect("uploads:preview", upload.pk)
+    try:
+        results_upload_choose_encoding(actor=request.user, upload=upload, encoding=form.cleaned_data["encoding"])
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("uploads:preview", upload.pk)
 
 
 @login_required
@@ -142,6 +227,15 @@ def upload_discard(request, pk: int):
     return redirect("uploads:upload")
 
 
+def _replaces(request):
+    """The version the director's preview showed this upload replacing (``None``: a new event), as the page
+    posts it; not checked when the request does not say (the lock and the constraint still hold)."""
+    if "replaces" not in request.POST:
+        return UNCHECKED
+    raw = request.POST["replaces"]
+    return int(raw) if raw.isdecimal() and len(raw) <= 18 else None
+
+
 @login_required
 @require_POST
 def upload_confirm(request, pk: int):
@@ -151,7 +245,10 @@ def upload_confirm(request, pk: int):
     form.is_valid()
     try:
         tournament = results_upload_confirm(
-            actor=request.user, upload=upload, acknowledge_warnings=form.cleaned_data.get("acknowledge_warnings", False)
+            actor=request.user,
+            upload=upload,
+            acknowledge_warnings=form.cleaned_data.get("acknowledge_warnings", False),
+            expected_previous=_replaces(request),
         )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))

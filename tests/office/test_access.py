@@ -1,9 +1,11 @@
 """Each persona sees what it may and is refused what it may not (design.md § Tests)."""
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from office.access import can_act_for_club, can_act_for_region, clubs_for
+from office.services import officer_assign
 
 
 def test_a_club_director_is_refused_the_admin(client, personas):
@@ -88,3 +90,15 @@ def test_login_and_logout_pages_work(client, personas):
     response = client.post(reverse("login"), {"username": "director_a", "password": "pw-director_a"})
     assert response.status_code == 302
     assert client.post(reverse("logout")).status_code in (200, 302)
+
+
+def test_only_the_federations_own_secretariat_appoints_its_officers(world, personas, django_user_model):
+    """Nobody grants an office in another federation, nor the commission any (office.access.may_appoint)."""
+    newcomer = django_user_model.objects.create_user("newcomer", "n@example.com", "pw")
+    for actor, federation in ((personas.secretariat, world.hbs), (personas.commission, world.dbf)):
+        with pytest.raises(PermissionDenied):
+            officer_assign(actor=actor, user=newcomer, role="secretariat", federation=federation)
+    office = officer_assign(
+        actor=personas.secretariat, user=newcomer, role="club_director", federation=world.dbf, club=world.club_a
+    )
+    assert office.club == world.club_a

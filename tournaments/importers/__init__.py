@@ -8,17 +8,21 @@ Entry points::
 
     result = parse_results(data, "friday.xml")            # bytes already in memory
     result = parse_upload(request.FILES["file"], name)    # reads at most the size limit + 1 byte
+    result = parse_results(data, name, fallback_encodings=WESTERN_EUROPEAN)   # a Danish club's file
+    result = parse_results(data, name, encoding="cp1252")  # the director chose how to read the bytes
     if result.has_errors: ...                             # errors block the upload
     result.event.groups[0].entries[0].place_first
 
 Order of work (formats.md § 5): size limit (before anything is parsed) → format from the content →
 decoding (decision recorded) → parsing → validation, collecting every issue.
 
-Modules: :mod:`.detect` (format from the content), :mod:`.text` (decoding and value readers), the
-readers :mod:`.usebio` (with :mod:`.usebio_entries`), :mod:`.pbn` and :mod:`.csv`, which fill a
-:mod:`.draft`; :mod:`.ranking` checks and freezes it into :mod:`.model`, deciding the groups with
-:mod:`.grouping` and the places with :mod:`.places`. Issues: :mod:`.issues` (types) and
-:mod:`.catalogue` (codes and messages).
+Modules: :mod:`.detect` (format from the content), :mod:`.text` (decoding and value readers) with
+:mod:`.charsets` (which 8-bit encoding, by the federation's languages), the readers :mod:`.usebio`
+(with :mod:`.usebio_entries` for entries and :mod:`.usebio_boards` for travellers and matches),
+:mod:`.pbn` (with :mod:`.pbn_table` for the ranking table) and :mod:`.csv`, which fill a :mod:`.draft`;
+:mod:`.ranking` checks and freezes it into :mod:`.model`, deciding the groups with :mod:`.grouping`, the
+places with :mod:`.places` and checking the matches with :mod:`.matches`. Issues: :mod:`.issues`
+(types), :mod:`.catalogue` with :mod:`.catalogue_entries` (codes and messages) and :mod:`.severity`.
 """
 
 from __future__ import annotations
@@ -35,25 +39,29 @@ from .model import (
     EncodingDecision,
     Entry,
     Match,
+    MatchPair,
     ParsedEvent,
     Participant,
     RankingGroup,
     SuppliedAward,
 )
 from .pbn import parse_pbn
-from .text import DEFAULT_FALLBACK_ENCODINGS, decode_text
+from .text import CENTRAL_EUROPEAN, DEFAULT_FALLBACK_ENCODINGS, WESTERN_EUROPEAN, decode_text
 from .usebio import parse_usebio
 
 __all__ = [
     "CATALOGUE",
+    "CENTRAL_EUROPEAN",
     "DEFAULT_FALLBACK_ENCODINGS",
     "MAX_UPLOAD_BYTES",
+    "WESTERN_EUROPEAN",
     "EncodingDecision",
     "Entry",
     "ImportResult",
     "Issue",
     "Location",
     "Match",
+    "MatchPair",
     "ParsedEvent",
     "Participant",
     "RankingGroup",
@@ -102,14 +110,20 @@ def parse_results(
     *,
     fallback_encodings: Sequence[str] = DEFAULT_FALLBACK_ENCODINGS,
     max_bytes: int = MAX_UPLOAD_BYTES,
+    encoding: str | None = None,
 ) -> ImportResult:
     """Parse an uploaded results file held in memory.
 
     Guarantees: never raises on bad input; a file over ``max_bytes`` is refused before any parsing
     (``FILE_TOO_LARGE``); the format is decided from the content, not the file name; XML is parsed with
     entity expansion and external references forbidden; ``event`` is ``None`` exactly when the file could
-    not be read into groups, and then at least one error explains why. ``fallback_encodings`` are tried
-    (after the declaration, UTF-8 and detection) for undeclared 8-bit text.
+    not be read into groups, and then at least one error explains why.
+
+    Encodings: ``encoding`` (the director's choice, a Python codec name such as ``cp1252``) decodes the
+    bytes whatever they declare, reported as ``ENCODING_CHOSEN``. Without it, undeclared text that is not
+    UTF-8 is read in the most plausible 8-bit encoding, ``fallback_encodings`` - the federation's
+    preference, e.g. :data:`WESTERN_EUROPEAN` for Danish clubs, :data:`CENTRAL_EUROPEAN` for Croatian
+    ones - winning when the letters fit them as well as anything else (``ENCODING_GUESSED``).
     """
     issues = IssueList()
     name = filename or "?"
@@ -125,7 +139,7 @@ def parse_results(
         issues.add("FILE_BINARY", variant=sniffed.variant, filename=name, supported=SUPPORTED_FORMATS)
     elif sniffed.kind == "usebio":
         kind = "usebio"
-        event = parse_usebio(data, issues, fallbacks=fallback_encodings)
+        event = parse_usebio(data, issues, fallbacks=fallback_encodings, chosen=encoding)
     elif sniffed.kind == "xml":
         if sniffed.entities:
             issues.add("XML_FORBIDDEN", what="<!ENTITY>")
@@ -133,10 +147,10 @@ def parse_results(
             issues.add("FORMAT_UNKNOWN", variant="xml", filename=name, root=sniffed.root, supported=SUPPORTED_FORMATS)
     elif sniffed.kind == "pbn":
         kind = "pbn"
-        event = parse_pbn(data, issues, fallbacks=fallback_encodings)
+        event = parse_pbn(data, issues, fallbacks=fallback_encodings, chosen=encoding)
     else:
         decoding = IssueList()
-        text, decision = decode_text(data, decoding, fallbacks=fallback_encodings)
+        text, decision = decode_text(data, decoding, fallbacks=fallback_encodings, chosen=encoding)
         if find_delimiter(text) is None:
             if looks_delimited(text):
                 required = ", ".join(("entry_no / team_no", "place", "player_1_id", "player_1_name"))
@@ -156,6 +170,7 @@ def parse_upload(
     *,
     fallback_encodings: Sequence[str] = DEFAULT_FALLBACK_ENCODINGS,
     max_bytes: int = MAX_UPLOAD_BYTES,
+    encoding: str | None = None,
 ) -> ImportResult:
     """Parse an uploaded file object (e.g. Django's ``UploadedFile``), reading at most ``max_bytes + 1``
     bytes: a larger upload is refused with ``FILE_TOO_LARGE`` without reading the rest."""
@@ -177,4 +192,6 @@ def parse_upload(
             limit_mb=_megabytes(max_bytes),
         )
         return ImportResult(None, [issue])
-    return parse_results(b"".join(chunks), filename, fallback_encodings=fallback_encodings, max_bytes=max_bytes)
+    return parse_results(
+        b"".join(chunks), filename, fallback_encodings=fallback_encodings, max_bytes=max_bytes, encoding=encoding
+    )

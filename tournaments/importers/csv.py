@@ -7,7 +7,8 @@ One file holds one event, in blocks read from top to bottom:
 1. **Event fields**, one per row: the field name in the first cell, the value in the second.
    ``event_date`` (required: ``2025-03-14``, ``14.03.2025`` or ``14/03/2025``, day first),
    ``event_name`` (expected), ``event_type`` (``pairs``, ``individual`` or ``teams``), ``club_id``,
-   ``club_name``, ``event_id``, ``scoring`` (``MP``, ``IMP``, ``BUTLER``, ``CROSS_IMP``, ``VP``),
+   ``club_name``, ``event_id``, ``scoring`` (``MP``, ``IMP``, ``BUTLER``, ``CROSS_IMP``, ``VP``, ``BAM``
+   = board points of point-a-board teams, also written ``PAB``),
    ``boards_played``, ``winners`` (``1`` or ``2``: two winners = North-South and East-West ranked
    separately).
 2. **Results table**: a header row, then one row per entry.
@@ -18,7 +19,8 @@ One file holds one event, in blocks read from top to bottom:
    ``section``, ``session``, ``score``, ``boards_played`` and any number of ``player_N_*`` columns.
 3. **Matches table** (teams, optional): a header row with ``round``, ``team_no``, ``opponent_no``
    (required; an empty opponent is a bye) and ``imps``, ``opponent_imps``, ``vp``, ``opponent_vp``,
-   ``boards``, ``session``; one row per match (listing it from both sides is fine).
+   ``points``, ``opponent_points`` (board points: 2 a board won, 1 a board tied), ``boards``,
+   ``session``; one row per match (listing it from both sides is fine).
 
 Rules: ``,``, ``;`` or tab separators (the one that yields our header wins); UTF-8 with or without BOM
 (other encodings are guessed and reported); decimal comma allowed (``62,5``); places are whole numbers,
@@ -33,6 +35,7 @@ import csv
 import io
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.utils.translation import gettext_lazy as _
 
@@ -70,7 +73,19 @@ REQUIRED = {
 COLUMNS = {
     "pairs": {"session", "section", "direction", "entry_no", "place", "score", "percentage", "boards_played"},
     "teams": {"session", "section", "team_no", "team_name", "place", "score", "boards_played"},
-    "matches": {"session", "round", "team_no", "opponent_no", "imps", "opponent_imps", "vp", "opponent_vp", "boards"},
+    "matches": {
+        "session",
+        "round",
+        "team_no",
+        "opponent_no",
+        "imps",
+        "opponent_imps",
+        "vp",
+        "opponent_vp",
+        "points",
+        "opponent_points",
+        "boards",
+    },
 }
 TABLE_LABELS = {"pairs": _("results"), "teams": _("results"), "matches": _("matches")}
 _PLAYER_COLUMN = re.compile(r"^player_?(\d+)_?(id|name|club|boards)$")
@@ -82,7 +97,10 @@ _EVENT_TYPES = {
     "teams": "teams",
     "team": "teams",
 }
-_SCORINGS = {"MP": "MP", "IMP": "IMP", "IMPS": "IMP", "BUTLER": "BUTLER", "CROSS_IMP": "CROSS_IMP", "VP": "VP"}
+_SCORINGS = {
+    "MP": "MP", "IMP": "IMP", "IMPS": "IMP", "BUTLER": "BUTLER", "CROSS_IMP": "CROSS_IMP", "VP": "VP", "BAM": "BAM",
+    "PAB": "BAM",
+}  # fmt: skip
 _DELIMITERS = (";", ",", "\t")
 
 
@@ -221,6 +239,7 @@ def _build(
         encoding=decision,
         form=form,
         scoring=scoring or ("VP" if form == "teams" else "MP"),
+        match_scoring=(scoring or "VP") if form == "teams" else None,
         version=TEMPLATE_VERSION,
         dialect="template",
         event_id=_field(fields, "event_id"),
@@ -333,15 +352,34 @@ def _entry(kind: str, line: int, row: dict[str, str], issues: IssueList) -> Draf
 
 def _match(line: int, row: dict[str, str], issues: IssueList) -> Match:
     cells = _Cells(line, row, issues)
+    imps, opponent_imps = cells.decimal("imps"), cells.decimal("opponent_imps")
+    vp, opponent_vp = cells.decimal("vp"), cells.decimal("opponent_vp")
+    points, opponent_points = cells.decimal("points"), cells.decimal("opponent_points")
+    scoring, score, opponent_score = next(
+        (
+            (unit, ours, theirs)
+            for unit, ours, theirs in (
+                ("VP", vp, opponent_vp),
+                ("BAM", points, opponent_points),
+                ("IMP", imps, opponent_imps),
+            )
+            if ours is not None or theirs is not None
+        ),
+        (None, None, None),
+    )
     return Match(
         round=cells.text("round") or "?",
         team=cells.text("team_no") or "?",
         opponent=cells.text("opponent_no"),
-        imps=cells.decimal("imps"),
-        opponent_imps=cells.decimal("opponent_imps"),
-        vp=cells.decimal("vp"),
-        opponent_vp=cells.decimal("opponent_vp"),
+        imps=imps,
+        opponent_imps=opponent_imps,
+        vp=vp,
+        opponent_vp=opponent_vp,
         boards=cells.integer("boards"),
         session=cells.text("session"),
         where=Location(line=line),
+        scoring=scoring,
+        score=score,
+        opponent_score=opponent_score,
+        points_per_board=Decimal(2) if scoring == "BAM" else None,
     )

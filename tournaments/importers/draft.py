@@ -39,6 +39,9 @@ class DraftEntry:
     handicap: Decimal | None = None
     adjustment: Decimal | None = None
     phantom_reason: str | None = None
+    #: the file says the entry is not ranked (PBN rank ``-``): left out of the field, with a warning
+    unranked: bool = False
+    centre: str | None = None
 
     @property
     def key(self) -> str:
@@ -73,10 +76,14 @@ class DraftEvent:
     awards_supplied: bool = False
     handicap: bool = False
     rating: str | None = None
+    board_scoring: str | None = None
+    match_scoring: str | None = None
     entries: list[DraftEntry] = field(default_factory=list)
     matches: list[Match] = field(default_factory=list)
     #: WINNER_TYPE hints: (session, section) -> 1 or 2; (session, None) and (None, None) are defaults.
     winner_types: dict[tuple[str | None, str | None], int] = field(default_factory=dict)
     merge_sections: bool = True
     check_ids: bool = True
+    #: the reader moved the places below unranked entries up (the file counted them in its numbering)
+    unranked_shifted: bool = False
     where: Location = field(default_factory=Location)

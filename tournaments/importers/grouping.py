@@ -5,12 +5,17 @@ file says two winners (``WINNER_TYPE=2``) - unless the places run across both di
 otherwise, unless the places restart for each direction. Sections are ranked separately when each
 section's places form a ranking of their own, and as one field when only the places across all sections
 do (the NZ three-section file ranks 1..66 across the field). Every decision taken against a declaration,
-or on no evidence, is reported as ``GROUP_AMBIGUOUS``.
+or on no evidence, is reported as ``GROUP_AMBIGUOUS``; a decision the places bear out is said, with its
+reason, as ``GROUPS_DECIDED`` (one field counts all its entries for masterpoints, separate sections
+count each their own).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
 
 from .draft import DraftEntry, DraftEvent
 from .issues import IssueList, Location
@@ -64,6 +69,31 @@ def _all_ok(groups: Iterable[list[DraftEntry]]) -> bool | None:
     return all(results)
 
 
+def _sizes_text(parts: tuple[tuple[str | None, str | None, int], ...]) -> str:
+    words = {"NS": _("North-South"), "EW": _("East-West")}
+    texts = []
+    for section, direction, size in parts:
+        label = " ".join(str(p) for p in (section, words.get(direction or "", "")) if p)
+        texts.append(f"{label} {size}" if label else str(size))
+    return ", ".join(texts)
+
+
+sizes_text = lazy(_sizes_text, str)
+
+
+def _decided(issues: IssueList, variant: str, sections: list[str | None], groups: Partition) -> None:
+    parts = tuple((key[1], key[2], len(entries)) for key, entries in groups)
+    names = ", ".join(section or "?" for section in sections)
+    issues.add(
+        "GROUPS_DECIDED",
+        groups[0][1][0].where,
+        variant=variant,
+        count=len(sections),
+        names=names,
+        groups=sizes_text(parts),
+    )
+
+
 def partition(draft: DraftEvent, entries: list[DraftEntry], issues: IssueList) -> Partition:
     """[((session, section, direction), entries)] in file order."""
     by_session: dict[str | None, dict[str | None, list[DraftEntry]]] = {}
@@ -93,9 +123,12 @@ def partition(draft: DraftEvent, entries: list[DraftEntry], issues: IssueList) -
             separate_ok = _all_ok(group for _, group in separate)
             merged_ok = _all_ok(group for _, group in merged)
             if merged_ok is True and separate_ok is not True:
+                _decided(issues, "", list(sections), merged)
                 result.extend(merged)
                 continue
             if separate_ok is not True:
                 issues.add("GROUP_AMBIGUOUS", separate[0][1][0].where)
+            else:
+                _decided(issues, "per_section", list(sections), separate)
         result.extend(separate)
     return result

@@ -25,8 +25,10 @@ class EncodingDecision:
 
     ``method`` is one of ``bom`` (byte-order mark), ``declared`` (the file's own declaration),
     ``xml-default`` (XML without declaration: UTF-8 by the XML rules), ``utf-8`` (valid UTF-8),
-    ``ascii`` (plain ASCII), ``detected`` (charset-normalizer's guess among European 8-bit encodings)
-    or ``fallback`` (the configured fallback). ``declared`` is what the file said, if anything.
+    ``ascii`` (plain ASCII), ``fallback`` (the most plausible of the caller's preferred 8-bit
+    encodings), ``detected`` (the most plausible of the other European 8-bit encodings) or ``chosen``
+    (the encoding the director chose, ``parse_results(..., encoding=...)``). ``declared`` is what the
+    file said, if anything.
     """
 
     encoding: str
@@ -49,13 +51,19 @@ class SuppliedAward:
 @dataclass(frozen=True)
 class Participant:
     """A player as the file names them. ``national_id`` is the membership number as written (a string,
-    leading zeros kept) or ``None`` when absent, empty or ``0``."""
+    leading zeros kept) or ``None`` when absent, empty or ``0``.
+
+    ``boards_played`` is the player's own figure, else (team files) that of the pair the player sat in,
+    else (individual events) the boards the travellers name the player on; ``None`` when unknown.
+    ``pair`` is the pair a team player sat in, as the file numbers it (TeamsScorer ``1-3-4``), so that
+    :attr:`Match.lineup` tells which players played which match."""
 
     name: str
     national_id: str | None
     home_club: str | None = None
     boards_played: int | None = None
     where: Location = field(default_factory=Location, compare=False)
+    pair: str | None = None
 
 
 @dataclass(frozen=True)
@@ -65,7 +73,9 @@ class Entry:
     ``key`` is unique in the event: ``session/section/direction/number`` with ``-`` for parts the file
     does not have (``-/-/NS/1``). ``place_first``/``place_last`` are the places the entry covers (equal
     unless tied); they are ``None`` only when the group could not be ranked, which is always reported as
-    an error. ``place_in_file`` is the place text as written (``3=``), ``None`` when places were computed.
+    an error. ``place_in_file`` is the place text as written (``3=``), ``None`` when places were computed
+    (it may differ from ``place_first`` when entries the file leaves unranked were taken out).
+    ``centre`` is the entry's centre in a multi-centre (simultaneous) event.
     """
 
     key: str
@@ -85,6 +95,7 @@ class Entry:
     handicap: Decimal | None = None
     adjustment: Decimal | None = None
     where: Location = field(default_factory=Location, compare=False)
+    centre: str | None = None
 
     @property
     def tied(self) -> bool:
@@ -117,9 +128,32 @@ class RankingGroup:
 
 
 @dataclass(frozen=True)
+class MatchPair:
+    """Which pair of a team played in a match, and on how many of its boards (from the match's travellers).
+    ``pair`` is the file's pair number, the :attr:`Participant.pair` of that pair's players."""
+
+    team: str
+    pair: str
+    boards: int
+
+
+@dataclass(frozen=True)
 class Match:
     """One match of a team (or Swiss) event, from ``team``'s point of view; ``opponent`` is ``None`` for
-    a bye. IMPs and VPs are as written; ``boards`` is the number of boards of the match if known."""
+    a bye.
+
+    ``score``/``opponent_score`` are the match score as written, in the unit ``scoring`` names: ``IMP``,
+    ``BAM`` (board points: ``points_per_board`` for a won board, 2 for point-a-board, 1 for
+    board-a-match, half for a tied one) or ``VP``. ``imps`` and ``vp`` (with their ``opponent_``
+    partners) repeat the score in those units when the file gives them (IMPs may be summed from the
+    boards). ``boards`` is the number of boards of the match if known; ``start_board``/``end_board``
+    the board range when the file gives one (TeamsScorer, Swiss files).
+
+    ``round`` is as written. Where the file gives board ranges, the range identifies the match and the
+    round may count only the listing team's own matches (TeamsScorer: team 1's fifth match is team 2's
+    fourth), so rounds are not compared across teams then. ``lineup`` lists the pairs that played
+    (from the match's travellers; empty when the file has none).
+    """
 
     round: str
     team: str
@@ -131,6 +165,22 @@ class Match:
     boards: int | None = None
     session: str | None = None
     where: Location = field(default_factory=Location, compare=False)
+    scoring: str | None = None
+    score: Decimal | None = None
+    opponent_score: Decimal | None = None
+    points_per_board: Decimal | None = None
+    start_board: int | None = None
+    end_board: int | None = None
+    lineup: tuple[MatchPair, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """Unique among the event's matches: ``session/round/team-opponent``, plus ``/start-end`` when the
+        file gives the board range (``1/5/1-2/13-15``); ``bye`` stands for a missing opponent."""
+        key = f"{self.session or '-'}/{self.round}/{self.team}-{self.opponent or 'bye'}"
+        if self.start_board is not None and self.end_board is not None:
+            key += f"/{self.start_board}-{self.end_board}"
+        return key
 
 
 @dataclass(frozen=True)
@@ -140,8 +190,11 @@ class ParsedEvent:
     ``format`` is ``usebio``, ``pbn`` or ``csv``; ``version`` the format version as written (``1.2``);
     ``dialect`` the producer family (``compscore``, ``scorebridge``, ``bridgecomposer``, ``generic`` ...);
     ``program`` the producing program and version as written. ``form`` is ``pairs``, ``individual`` or
-    ``teams``; ``scoring`` one of ``MP``, ``IMP``, ``BUTLER``, ``CROSS_IMP``, ``VP``; ``event_type`` the
-    file's own word for it. ``boards_played`` is counted from result travellers (hand records never
+    ``teams``; ``scoring`` - what the entries' ``score`` is in - one of ``MP``, ``IMP``, ``BUTLER``,
+    ``CROSS_IMP``, ``VP`` or ``BAM`` (board points: point-a-board or board-a-match teams); ``event_type``
+    the file's own word for it. ``board_scoring`` and ``match_scoring`` are how the file says boards and
+    matches were scored (the same codes; ``None`` when it does not say): a VP team event may have
+    IMP- or BAM-scored boards. ``boards_played`` is counted from result travellers (hand records never
     count), ``boards_declared`` is what the file states; either may be ``None``. ``awards_supplied``
     tells whether the file carries the program's own masterpoint awards (see ``Entry.supplied_awards``).
     ``handicap`` marks a handicap event, whose groups are ranked on the scratch result.
@@ -168,6 +221,8 @@ class ParsedEvent:
     awards_supplied: bool = False
     handicap: bool = False
     rating: str | None = None
+    board_scoring: str | None = None
+    match_scoring: str | None = None
 
     def entries(self) -> Iterator[Entry]:
         """All entries, group by group."""

@@ -8,18 +8,25 @@ with spaces or apostrophes stay one cell. A table tag of ``"#"`` repeats the pre
 
 Mapping of ``TotalScoreTable`` columns (names compared case-insensitively, ignoring ``_``/``-``):
 
-* place: ``Rank`` (the best rank of a tie, so ties are equal ranks); entry number: ``PairId``/``TeamId``;
-* names: ``Names`` (``"Name1;Name2"``) or numbered ``Name1``, ``Name2`` ...;
-* score: the first of ``TotalScore``, ``TotalMP``, ``TotalIMP``, ``TotalVP``, ``MP``, ``IMP``, ``VP``,
-  ``Score``; percentage: ``TotalPercentage``, ``Percentage``, ``MeanPercentage``; boards: ``NrBoards``;
+* place: ``Rank`` (the best rank of a tie, so ties are equal ranks; ``-`` = not ranked, the entry is
+  left out of the field with ``ENTRIES_UNRANKED``); entry number: ``PairId``/``TeamId``;
+* names: ``Names`` (``"Name1;Name2"``; in pairs also ``user1/user2`` of online events, ``A - B`` and
+  ``A & B``) or numbered ``Name1``, ``Name2`` ...; for teams the team's name and its ``Roster``;
+* score: the first of ``TotalScore``, ``TotalScoreMP``/``IMP``/``VP``/``BAM`` (Ruter), ``TotalMP``,
+  ``TotalIMP``, ``TotalVP``, ``TotalBAM``, ``MP``, ``IMP``, ``VP``, ``BAM``, ``Score`` (the column also
+  gives the scoring when there is no ``Scoring`` tag); percentage: ``TotalPercentage``, ``Percentage``,
+  ``MeanPercentage``; boards: ``NrBoards``;
 * membership numbers: PBN has no standard column, so a user-defined one is accepted: ``MemberID``,
   ``MemberNo``, ``FedNo``, ``FederationID``, ``NationalID``, ``Licence``, ``RegNo``, ``PlayerId``, ``Id``
   (and plural or numbered forms such as ``MemberID1``, ``MemberID2``); one cell may hold ``"123;456"``
   in the order of the names. The column used is reported (``PBN_ID_COLUMN_USED``); without one,
   ``PBN_ID_COLUMN_MISSING`` says every player must be matched by name;
-* optional user columns ``Direction`` (NS/EW) and ``Section``.
+* optional user columns ``Direction`` (NS/EW), ``Section`` and ``Center``/``Centre``: a table across
+  several centres is one field when its places run across them, a group per centre when each centre's
+  places start again (``GROUPS_DECIDED`` says which).
 
-Each ranking table is a group (its game's ``Section`` tag names it); a table that only repeats rows of
+Each ranking table is a group (its game's ``Section`` tag names it; several named tables are reported
+as ranked separately, ``GROUPS_DECIDED``); table reading is in :mod:`.pbn_table`; a table that only repeats rows of
 an earlier one is skipped (``PBN_TABLE_REPEATED``), and a comment inside a table (the standard's
 example says "Only the best 10 participants") is a warning, since a truncated table hides the field
 size. A file without any ``TotalScoreTable`` is refused with ``NO_RANKING_TABLE``, saying whether it holds
@@ -32,45 +39,25 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .draft import DraftEntry, DraftEvent
+from .draft import DraftEvent
 from .issues import IssueList, Location
-from .model import ParsedEvent, Participant
+from .model import ParsedEvent
+from .pbn_table import TOKEN, Table, decide_centres, has_id_column, header_scoring, normalise, read_table
 from .ranking import finalise
-from .text import (
-    DEFAULT_FALLBACK_ENCODINGS,
-    clean,
-    decode_text,
-    normalise_direction,
-    normalise_id,
-    parse_decimal,
-    parse_int,
-    parse_place,
-    report_date,
-    split_entry_number,
-)
+from .text import DEFAULT_FALLBACK_ENCODINGS, clean, decode_text, report_date
 
 _TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _CHARSET = re.compile(rb"^%.*?charset\s*=\s*\"?([A-Za-z0-9._:-]+)", re.IGNORECASE | re.MULTILINE)
 _VERSION = re.compile(r"^%\s*PBN\s+(\d+(?:\.\d+)*)", re.IGNORECASE)
 _CREATOR = re.compile(r"^%\s*Creator\s*:\s*(.+)$", re.IGNORECASE)
-_TOKEN = re.compile(r'"[^"]*"|\S+')
 _LINES = re.compile(r"\r\n|\r|\n")
-
-_NUMBER_COLUMNS = ("pairid", "teamid", "participantid", "entryid")
-_NAME_COLUMNS = ("names", "name", "teamname", "players")
-_SCORE_COLUMNS = ("totalscore", "totalmp", "totalimp", "totalvp", "mp", "imp", "vp", "score")
-_PERCENT_COLUMNS = ("totalpercentage", "percentage", "meanpercentage")
-#: Membership-number columns, most specific first (the first present wins).
-ID_COLUMNS = (
-    "memberid", "memberids", "memberno", "membernr", "membernumber", "fedno", "fednr", "fedid", "federationid",
-    "federationno", "federationnumber", "nationalid", "nationalidnumber", "natid", "licence", "license",
-    "licenceno", "licenseno", "licencenumber", "licensenumber", "regno", "registrationno", "registrationnumber",
-    "playerid", "playerids", "id", "ids",
-)  # fmt: skip
 _FORMS = {"pairs": "pairs", "teams": "teams", "individuals": "individual", "individual": "individual"}
 _SCORINGS = (
     ("crossimp", "CROSS_IMP"),
     ("butler", "BUTLER"),
+    ("bam", "BAM"),
+    ("boardamatch", "BAM"),
+    ("pointaboard", "BAM"),
     ("imp", "IMP"),
     ("vp", "VP"),
     ("mp", "MP"),
@@ -79,44 +66,29 @@ _SCORINGS = (
 
 
 @dataclass
-class _Table:
-    name: str
-    header: str
-    line: int
-    rows: list[tuple[int, str]] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
-
-
-@dataclass
 class _Game:
     line: int
     tags: dict[str, tuple[str, int]] = field(default_factory=dict)
-    tables: dict[str, _Table] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
     values: dict[str, str] = field(default_factory=dict)  # after inheritance
 
 
-@dataclass
-class _Column:
-    title: str
-    key: str
-
-
-def _normalise(title: str) -> str:
-    return re.sub(r"[\s_.\-]", "", title).lower()
-
-
 def parse_pbn(
-    data: bytes, issues: IssueList, *, fallbacks: Sequence[str] = DEFAULT_FALLBACK_ENCODINGS
+    data: bytes,
+    issues: IssueList,
+    *,
+    fallbacks: Sequence[str] = DEFAULT_FALLBACK_ENCODINGS,
+    chosen: str | None = None,
 ) -> ParsedEvent | None:
-    """Read a PBN file's ranking. Returns ``None`` when there is none (``NO_RANKING_TABLE``)."""
+    """Read a PBN file's ranking. Returns ``None`` when there is none (``NO_RANKING_TABLE``).
+    ``chosen`` is the encoding the director chose (it overrides a declared charset)."""
     declared = _CHARSET.search(data[:8192])
-    text, decision = decode_text(
-        data, issues, declared=declared.group(1).decode("ascii") if declared else None, fallbacks=fallbacks
-    )
+    charset = declared.group(1).decode("ascii") if declared else None
+    text, decision = decode_text(data, issues, declared=charset, fallbacks=fallbacks, chosen=chosen)
     games, version, creator = _read_games(text)
     _inherit(games)
 
-    tables: list[tuple[_Game, _Table]] = [
+    tables: list[tuple[_Game, Table]] = [
         (game, game.tables["TotalScoreTable"])
         for game in games
         if "TotalScoreTable" in game.tables and game.tables["TotalScoreTable"].rows
@@ -127,7 +99,7 @@ def parse_pbn(
 
     first_game = tables[0][0]
     values = _event_values(games, first_game)
-    competition = _FORMS.get(_normalise(values.get("Competition", "")))
+    competition = _FORMS.get(normalise(values.get("Competition", "")))
     where = Location(line=first_game.line)
     draft = DraftEvent(
         format="pbn",
@@ -135,7 +107,7 @@ def parse_pbn(
         form=competition or "pairs",
         scoring=_scoring(values.get("Scoring", ""), competition or "pairs", tables[0][1].header),
         version=version,
-        dialect=_normalise(creator.split(" Version")[0]) if creator else "generic",
+        dialect=normalise(creator.split(" Version")[0]) if creator else "generic",
         program=creator or clean(values.get("Application")),
         name=clean(values.get("Event")),
         event_type=clean(values.get("Competition")),
@@ -147,10 +119,10 @@ def parse_pbn(
     date_text = clean(values.get("EventDate")) or clean(values.get("Date"))
     draft.date = report_date(date_text, Location(line=first_game.line), issues)
 
-    kept: list[tuple[_Game, _Table]] = []
+    kept: list[tuple[_Game, Table]] = []
     seen_rows: list[set[tuple[str, ...]]] = []
     for game, table in tables:
-        rows = {tuple(_TOKEN.findall(row)) for _line, row in table.rows}
+        rows = {tuple(TOKEN.findall(row)) for _line, row in table.rows}
         if any(rows <= earlier for earlier in seen_rows):
             issues.add("PBN_TABLE_REPEATED", Location(line=table.line))
             continue
@@ -159,12 +131,17 @@ def parse_pbn(
     sectionless = [game for game, _table in kept if not clean(game.values.get("Section"))]
     if len(sectionless) > 1:
         issues.add("GROUP_AMBIGUOUS", where, variant="tables", count=len(sectionless))
+    elif len(kept) > 1 and not sectionless:
+        names = [clean(game.values.get("Section")) or "" for game, _table in kept]
+        groups = ", ".join(f"{name} {len(table.rows)}" for name, (_game, table) in zip(names, kept, strict=True))
+        issues.add("GROUPS_DECIDED", where, variant="per_table", count=len(kept), names=", ".join(names), groups=groups)
     id_column_seen = False
     for index, (game, table) in enumerate(kept, start=1):
         section = clean(game.values.get("Section"))
         if section is None and len(sectionless) > 1:
             section = f"#{index}"
-        id_column_seen |= _read_table(draft, table, section, issues)
+        decide_centres(read_table(draft, table, section, issues), issues, Location(line=table.line))
+        id_column_seen |= has_id_column(table.header)
     draft.check_ids = id_column_seen
     if not id_column_seen:
         issues.add("PBN_ID_COLUMN_MISSING", Location(line=tables[0][1].line))
@@ -178,7 +155,7 @@ def parse_pbn(
 def _read_games(text: str) -> tuple[list[_Game], str | None, str | None]:
     games: list[_Game] = []
     game: _Game | None = None
-    table: _Table | None = None
+    table: Table | None = None
     in_comment = False
     version = creator = None
     for number, raw in enumerate(_LINES.split(text), start=1):
@@ -211,7 +188,7 @@ def _read_games(text: str) -> tuple[list[_Game], str | None, str | None]:
             name, value = tag.group(1), re.sub(r'\\(["\\])', r"\1", tag.group(2))
             game.tags[name] = (value, number)
             if name.endswith("Table"):
-                table = _Table(name, value, number)
+                table = Table(name, value, number)
                 game.tables[name] = table
             else:
                 table = None
@@ -279,126 +256,9 @@ def _refuse(games: list[_Game], issues: IssueList) -> None:
 
 
 def _scoring(value: str, form: str, header: str) -> str:
-    """From the Scoring tag; without one, from the ranking's score column (TotalVP → VP ...)."""
-    key = _normalise(value)
+    """From the Scoring tag; without one, from the ranking's score column (TotalScoreVP → VP ...)."""
+    key = normalise(value)
     for word, scoring in _SCORINGS:
         if word in key:
             return scoring
-    columns = {_normalise(part.strip().lstrip("+-").split("\\")[0]) for part in header.split(";")}
-    for names, scoring in ((("totalvp", "vp"), "VP"), (("totalimp", "imp"), "IMP"), (("totalmp", "mp"), "MP")):
-        if columns & set(names):
-            return scoring
-    return "IMP" if form == "teams" else "MP"
-
-
-def _cell(token: str | None) -> str | None:
-    if token is None:
-        return None
-    if len(token) >= 2 and token.startswith('"') and token.endswith('"'):
-        token = token[1:-1]
-    token = token.strip()
-    if token in ("", "?", "-"):
-        return None
-    return token.lstrip("^") or None
-
-
-def _read_table(draft: DraftEvent, table: _Table, section: str | None, issues: IssueList) -> bool:
-    """Add the table's rows to ``draft``; returns whether it had a membership-number column."""
-    columns = []
-    for part in table.header.split(";"):
-        title = part.strip().lstrip("+-").split("\\")[0].strip()
-        columns.append(_Column(title, _normalise(title)))
-    keys = [c.key for c in columns]
-
-    def find(candidates: Sequence[str]) -> int | None:
-        for candidate in candidates:
-            if candidate in keys:
-                return keys.index(candidate)
-        return None
-
-    rank, number = find(("rank",)), find(_NUMBER_COLUMNS)
-    names, score, percentage = find(_NAME_COLUMNS), find(_SCORE_COLUMNS), find(_PERCENT_COLUMNS)
-    boards, direction, section_column = find(("nrboards", "boards")), find(("direction", "dir")), find(("section",))
-    numbered_names = _numbered(keys, ("name", "names", "player"))
-    id_column = find(ID_COLUMNS)
-    numbered_ids = [] if id_column is not None else _numbered(keys, ID_COLUMNS)
-    if id_column is not None or numbered_ids:
-        used = [columns[id_column].title] if id_column is not None else [columns[i].title for i in numbered_ids]
-        issues.add("PBN_ID_COLUMN_USED", Location(line=table.line), column=", ".join(used))
-    for comment in table.comments:
-        if comment:
-            issues.add("PBN_TABLE_COMMENT", Location(line=table.line), comment=comment)
-
-    for line, row in table.rows:
-        where = Location(line=line)
-        tokens = _TOKEN.findall(row)
-        if len(tokens) != len(columns):
-            issues.add("PBN_ROW_MALFORMED", where, found=len(tokens), expected=len(columns))
-            continue
-        cells = [_cell(token) for token in tokens]
-
-        def at(index: int | None, cells: list[str | None] = cells) -> str | None:
-            return cells[index] if index is not None else None
-
-        entry_number, number_direction, number_section = split_entry_number(at(number))
-        entry = DraftEntry(
-            number=entry_number,
-            where=where,
-            section=at(section_column) or section or number_section,
-            direction=normalise_direction(at(direction)) or number_direction,
-        )
-        entry.place_text = at(rank)
-        entry.place, entry.tie_mark, ok = parse_place(entry.place_text)
-        if not ok:
-            entry.place_bad = True
-            issues.add("PLACE_UNPARSEABLE", where, value=entry.place_text, entry=entry.label)
-        for attribute, index in (("score", score), ("percentage", percentage)):
-            value, ok = parse_decimal(at(index))
-            if not ok:
-                issues.add("SCORE_UNPARSEABLE", where, value=at(index), field=columns[index].title, entry=entry.label)  # type: ignore[index]
-            setattr(entry, attribute, value)
-        entry.boards_played, ok = parse_int(at(boards))
-        if not ok:
-            issues.add("SCORE_UNPARSEABLE", where, value=at(boards), field=columns[boards].title, entry=entry.label)  # type: ignore[index]
-
-        if numbered_names:
-            player_names = [at(i) or "" for i in numbered_names if at(i)]
-        else:
-            raw_names = at(names) or ""
-            player_names = [n.strip() for n in raw_names.split(";")] if raw_names else []
-        if draft.form == "teams" and len(player_names) == 1 and not numbered_names:
-            entry.name, player_names = player_names[0], []
-        if id_column is not None:
-            ids = _split_ids(at(id_column))
-        else:
-            ids = [at(i) or "" for i in numbered_ids] if numbered_ids else []
-        if (id_column is not None or numbered_ids) and ids and len(ids) != len(player_names):
-            issues.add("PBN_ROW_MALFORMED", where, variant="ids", names=len(player_names), ids=len(ids))
-            ids = []
-        entry.players = [
-            Participant(name=name, national_id=normalise_id(ids[i]) if i < len(ids) else None, where=where)
-            for i, name in enumerate(player_names)
-        ]
-        draft.entries.append(entry)
-    return id_column is not None or bool(numbered_ids)
-
-
-def _split_ids(cell: str | None) -> list[str]:
-    """``"123;456"``, ``123,456`` or ``"123 456"`` → ``["123", "456"]``."""
-    if not cell:
-        return []
-    separator = r"[;,]" if re.search(r"[;,]", cell) else r"\s+"
-    return [part.strip() for part in re.split(separator, cell) if part.strip()]
-
-
-def _numbered(keys: list[str], bases: Sequence[str]) -> list[int]:
-    """Indexes of columns like ``name1``, ``name2`` (or ``memberid1`` ...) ordered by their number."""
-    for base in bases:
-        found = []
-        for index, key in enumerate(keys):
-            match = re.fullmatch(re.escape(base) + r"(\d+)", key)
-            if match:
-                found.append((int(match.group(1)), index))
-        if found:
-            return [index for _n, index in sorted(found)]
-    return []
+    return header_scoring(header) or ("IMP" if form == "teams" else "MP")

@@ -9,7 +9,6 @@ The group decision lives in :mod:`.grouping`, places and ties of one group in :m
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Callable
 
 from django.utils.functional import Promise, lazy
@@ -18,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from .draft import DraftEntry, DraftEvent
 from .grouping import partition as decide_groups
 from .issues import IssueList, Location
+from .matches import check_matches, team_boards_from_matches
 from .model import Entry, Match, ParsedEvent, Participant, RankingGroup
 from .places import rank_group
 from .text import report_mojibake
@@ -112,46 +112,6 @@ def _check_duplicate_ids(groups: list[tuple[tuple, list[DraftEntry]]], issues: I
                     seen[key] = (player, entry)
 
 
-def _check_matches(draft: DraftEvent, entries: list[DraftEntry], issues: IssueList) -> tuple[Match, ...]:
-    numbers = {e.number for e in entries}
-    kept: list[Match] = []
-    opponents: dict[tuple[str | None, str, str], str | None] = {}
-    for match in draft.matches:
-        unknown = [t for t in (match.team, match.opponent) if t is not None and t not in numbers]
-        for team in unknown:
-            issues.add("MATCH_TEAM_UNKNOWN", match.where, round=match.round, team=team)
-        duplicate = False
-        for team, opponent in ((match.team, match.opponent), (match.opponent, match.team)):
-            if team is None:
-                continue
-            slot = (match.session, match.round, team)
-            if slot in opponents:
-                if opponents[slot] == opponent:
-                    duplicate = True  # the same match listed from the other side
-                else:
-                    issues.add("MATCH_DUPLICATE", match.where, round=match.round, team=team)
-                    duplicate = True
-            else:
-                opponents[slot] = opponent
-        if not duplicate:
-            kept.append(match)
-    return tuple(kept)
-
-
-def _team_boards_from_matches(matches: tuple[Match, ...]) -> dict[str, int]:
-    totals: dict[str, int] = defaultdict(int)
-    unknown: set[str] = set()
-    for match in matches:
-        for team in (match.team, match.opponent):
-            if team is None:
-                continue
-            if match.boards is None:
-                unknown.add(team)
-            else:
-                totals[team] += match.boards
-    return {team: boards for team, boards in totals.items() if team not in unknown}
-
-
 def _natural(number: str) -> tuple[int, str]:
     return (int(number), "") if number.isdecimal() else (10**9, number)
 
@@ -183,18 +143,33 @@ def _field_entries(draft: DraftEvent, issues: IssueList) -> list[DraftEntry]:
 
     Guarantees: every entry of the draft has a number afterwards (a missing one becomes its position in
     the file, ``ENTRY_NUMBER_MISSING``); phantoms and sit-outs are reported (``ENTRY_PHANTOM``) and
-    left out of the list.
+    left out of the list; so are the entries the file does not rank, named in one ``ENTRIES_UNRANKED``.
     """
     entries: list[DraftEntry] = []
+    unranked: list[DraftEntry] = []
     for position, entry in enumerate(draft.entries, start=1):
         if not entry.number:
             entry.number = str(position)
-            issues.add("ENTRY_NUMBER_MISSING", entry.where, entry=entry.number)
+            issues.add("ENTRY_NUMBER_MISSING", entry.where, entry=entry.label)
         reason = _phantom_reason(entry)
         if reason:
             issues.add("ENTRY_PHANTOM", entry.where, entry=entry.label, reason=reason)
-            continue
-        entries.append(entry)
+        elif entry.unranked:
+            unranked.append(entry)
+        else:
+            entries.append(entry)
+    if unranked:
+        named = "; ".join(
+            f"{e.label} ({' - '.join(p.name for p in e.players if p.name)})" if e.players else e.label for e in unranked
+        )
+        issues.add(
+            "ENTRIES_UNRANKED",
+            unranked[0].where,
+            variant="moved" if draft.unranked_shifted else "",
+            count=len(unranked),
+            entries=named,
+            numbers=", ".join(e.number or "" for e in unranked),
+        )
     return entries
 
 
@@ -232,9 +207,9 @@ def _check_event(draft: DraftEvent, entries: list[DraftEntry], issues: IssueList
     declared, counted = draft.boards_declared, draft.boards_played
     if declared is not None and counted is not None and declared != counted:
         issues.add("BOARDS_DECLARED_DIFFER", draft.where, declared=declared, counted=counted)
-    matches = _check_matches(draft, entries, issues) if draft.matches else ()
+    matches = check_matches(draft, entries, issues) if draft.matches else ()
     if draft.form == "teams" and matches:
-        team_boards = _team_boards_from_matches(matches)
+        team_boards = team_boards_from_matches(matches)
         for entry in entries:
             if entry.boards_played is None and entry.number in team_boards:
                 entry.boards_played = team_boards[entry.number]
@@ -299,6 +274,7 @@ def _frozen_entry(entry: DraftEntry, places: tuple[int | None, int | None]) -> E
         handicap=entry.handicap,
         adjustment=entry.adjustment,
         where=entry.where,
+        centre=entry.centre,
     )
 
 
@@ -338,4 +314,6 @@ def _frozen_event(
         awards_supplied=draft.awards_supplied,
         handicap=draft.handicap,
         rating=draft.rating,
+        board_scoring=draft.board_scoring,
+        match_scoring=draft.match_scoring,
     )

@@ -1,48 +1,45 @@
 """Character encodings and the small value readers every importer shares.
 
-Decoding order (formats.md § 5.3): byte-order mark → the file's own declaration → strict UTF-8 →
-charset-normalizer restricted to European 8-bit encodings → the configured fallbacks. The decision is
+Decoding order (formats.md § 5.3): the director's choice (``encoding``) → byte-order mark → the file's
+own declaration → strict UTF-8 → the most plausible 8-bit encoding, the caller's preferred ones first
+(:mod:`.charsets`: the federation's languages decide between cp1250 and cp1252). The decision is
 returned as an :class:`~.model.EncodingDecision` and a guess is reported as an issue, so the director
 knows to check accented names.
 """
 
 from __future__ import annotations
 
-import codecs
 import datetime
 import re
 from collections.abc import Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 
-from charset_normalizer import from_bytes
-
+from .charsets import (
+    CENTRAL_EUROPEAN,
+    DEFAULT_FALLBACK_ENCODINGS,
+    WESTERN_EUROPEAN,
+    choose_encoding,
+    codec_name,
+)
 from .issues import IssueList, Location
 from .model import EncodingDecision
 
-#: Tried in this order when a file is neither declared nor UTF-8; the upload service may pass the
-#: federation's preference (Croatian clubs write cp1250, Danish ones cp1252).
-DEFAULT_FALLBACK_ENCODINGS: tuple[str, ...] = ("cp1250", "cp1252")
-
-#: Encodings charset-normalizer may choose from (its unrestricted guesses include exotic code pages).
-DETECTION_CANDIDATES: tuple[str, ...] = ("cp1250", "cp1252", "iso8859_2", "latin_1", "iso8859_15")
+__all__ = [
+    "CENTRAL_EUROPEAN",
+    "DEFAULT_FALLBACK_ENCODINGS",
+    "WESTERN_EUROPEAN",
+    "codec_name",
+    "decode_chosen",
+    "decode_text",
+]
 
 _BOMS = (
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF32_LE, "utf-32-le"),
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
 )
-
-
-def codec_name(name: str | None) -> str | None:
-    """Python's canonical codec name for ``name`` (``ISO-8859-1`` → ``iso8859-1``), ``None`` if unknown."""
-    if not name:
-        return None
-    try:
-        return codecs.lookup(name.strip()).name
-    except LookupError:
-        return None
 
 
 def detect_bom(data: bytes) -> tuple[str, int] | None:
@@ -53,6 +50,29 @@ def detect_bom(data: bytes) -> tuple[str, int] | None:
     return None
 
 
+def decode_chosen(
+    data: bytes, chosen: str, issues: IssueList, *, fallbacks: Sequence[str] = DEFAULT_FALLBACK_ENCODINGS
+) -> tuple[str, EncodingDecision]:
+    """Decode ``data`` with the encoding the director chose, whatever the file declares; never raises.
+
+    Guarantees: a known ``chosen`` is used (a byte-order mark of that very encoding is dropped; bytes it
+    cannot decode become U+FFFD, which the mojibake check reports) with ``ENCODING_CHOSEN``; an unknown
+    name is reported (``ENCODING_CHOSEN`` / ``unknown``) and the usual rules decide instead.
+    """
+    codec = codec_name(chosen)
+    if codec is None:
+        text, decision = _undeclared(data, None, xml=False, fallbacks=fallbacks)
+        issues.add("ENCODING_CHOSEN", variant="unknown", chosen=chosen[:40], encoding=decision.encoding)
+        return text, decision
+    bom = detect_bom(data)
+    if bom is not None and codec_name(bom[0]) == codec:
+        data = data[bom[1] :]
+    elif codec == "utf-8" and data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    issues.add("ENCODING_CHOSEN", encoding=codec)
+    return data.decode(codec, errors="replace"), EncodingDecision(codec, "chosen", None)
+
+
 def decode_text(
     data: bytes,
     issues: IssueList,
@@ -60,14 +80,19 @@ def decode_text(
     declared: str | None = None,
     xml: bool = False,
     fallbacks: Sequence[str] = DEFAULT_FALLBACK_ENCODINGS,
+    chosen: str | None = None,
 ) -> tuple[str, EncodingDecision]:
     """Decode ``data`` and say how; never raises.
 
-    Guarantees: a BOM wins; a declared encoding is used when it decodes the bytes strictly (otherwise
-    ``ENCODING_DECLARATION_WRONG``); undeclared text is UTF-8 when it is valid UTF-8 (``xml-default`` for
-    XML); otherwise the encoding is guessed and ``ENCODING_GUESSED`` reported. Latin-1 is the last resort,
-    so some text always comes back. The BOM is removed from the returned text.
+    Guarantees: the director's ``chosen`` encoding wins (:func:`decode_chosen`); then a BOM; a declared
+    encoding is used when it decodes the bytes strictly (otherwise ``ENCODING_DECLARATION_WRONG``);
+    undeclared text is UTF-8 when it is valid UTF-8 (``xml-default`` for XML); otherwise the most
+    plausible 8-bit encoding is taken, ``fallbacks`` (the caller's preference) first, and
+    ``ENCODING_GUESSED`` reported. Some text always comes back. The BOM is removed from the returned text.
     """
+    if chosen:
+        text, decision = decode_chosen(data, chosen, issues, fallbacks=fallbacks)
+        return text, EncodingDecision(decision.encoding, decision.method, declared)
     bom = detect_bom(data)
     if bom is not None:
         encoding, length = bom
@@ -101,26 +126,8 @@ def _undeclared(
     else:
         method = "xml-default" if xml else "ascii" if text.isascii() else "utf-8"
         return text, EncodingDecision("utf-8", method, declared)
-    candidates = [c for c in (codec_name(f) for f in fallbacks) if c] + [
-        c for c in (codec_name(d) for d in DETECTION_CANDIDATES) if c
-    ]
-    best = from_bytes(data, cp_isolation=list(dict.fromkeys(candidates))).best()
-    if best is not None:
-        detected = codec_name(best.encoding)
-        if detected:
-            try:
-                return data.decode(detected), EncodingDecision(detected, "detected", declared)
-            except UnicodeDecodeError:
-                pass
-    for fallback in [*fallbacks, "latin-1"]:
-        name = codec_name(fallback)
-        if name is None:
-            continue
-        try:
-            return data.decode(name), EncodingDecision(name, "fallback", declared)
-        except UnicodeDecodeError:
-            continue
-    raise AssertionError("latin-1 decodes every byte string")  # pragma: no cover
+    text, encoding, preferred = choose_encoding(data, fallbacks)
+    return text, EncodingDecision(encoding, "fallback" if preferred else "detected", declared)
 
 
 _C1_CONTROLS = re.compile("[\u0080-\u009f]")
@@ -187,6 +194,8 @@ def report_mojibake(texts: Iterable[tuple[str | None, Location]], issues: IssueL
 
 # --- values -----------------------------------------------------------------------------------------
 
+#: A number in a results file has at most this many characters (``-12345678.123456``); longer text is no score.
+MAX_DECIMAL_CHARS = 18
 _DECIMAL = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
 _INT = re.compile(r"^\d+$")
 _PLACE = re.compile(r"^=?\s*(\d+)\s*(=?)$")
@@ -209,12 +218,13 @@ def normalise_id(text: str | None) -> str | None:
 
 
 def parse_decimal(text: str | None) -> tuple[Decimal | None, bool]:
-    """(value, ok): ``None, True`` for empty text; accepts ``-5.00``, ``62,10``, ``+3``, ``55.5%``."""
+    """(value, ok): ``None, True`` for empty text; accepts ``-5.00``, ``62,10``, ``+3``, ``55.5%``; text of
+    more than :data:`MAX_DECIMAL_CHARS` characters is not a number (every number read is bounded)."""
     text = clean(text)
     if text is None:
         return None, True
     text = text.replace("\u2212", "-").replace(" ", "").rstrip("%")
-    if not _DECIMAL.match(text):
+    if len(text) > MAX_DECIMAL_CHARS or not _DECIMAL.match(text):
         return None, False
     try:
         return Decimal(text.replace(",", ".")), True

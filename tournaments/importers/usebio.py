@@ -23,19 +23,29 @@ What the reader understands:
   (``MASTER_POINTS`` blocks, ScoreBridge/EBU), kept as supplied;
 * boards: only ``BOARD`` elements with ``TRAVELLER_LINE`` count; ``HANDSET`` and ``BOARD`` with only
   ``HAND`` are hand records. An entry without ``BOARDS_PLAYED`` gets the number of traveller lines that
-  name it;
-* ``MATCH`` (``ROUND_NUMBER``, ``TEAM``/``OPPOSING_TEAM`` or ``NS_PAIR_NUMBER``/``EW_PAIR_NUMBER``, IMPs in
-  ``TEAM_SCORE``/``OPPOSING_TEAM_SCORE``, VPs in ``TEAM_VICTORY_POINTS``/``OPPOSING_TEAM_VICTORY_POINTS``);
+  name it; a player of an individual event the boards whose ``N_``/``E_``/``S_``/``W_PLAYER_NUMBER``
+  name them (numbers that are no player are reported, ``TRAVELLER_NUMBERS_UNKNOWN``); a team player in
+  a ``PAIR`` the pair's ``BOARDS_PLAYED`` and its ``PAIR_NUMBER`` (TeamsScorer);
+* ``MATCH`` (``ROUND_NUMBER``, ``TEAM``/``OPPOSING_TEAM`` or ``NS_PAIR_NUMBER``/``EW_PAIR_NUMBER``, the
+  board range ``START_BOARD_NUMBER``/``END_BOARD_NUMBER``; ``TEAM_SCORE``/``OPPOSING_TEAM_SCORE`` in IMPs
+  beside ``TEAM_VICTORY_POINTS``, or alone in the match-scoring unit: VPs for TeamsScorer, board points
+  for point-a-board ``PAB``); the match's travellers give its lineup (:mod:`.usebio_boards`);
+* scoring: ``BOARD_SCORING_METHOD`` / ``MATCH_SCORING_METHOD`` (``SCORING_METHOD`` as a fallback),
+  including ``PAB`` (point-a-board) and ``BAM``, read as ``BAM`` board points;
+* USEBIO 1.0 and 1.1: read like 1.2; what such a file does not carry is named (``USEBIO_CONTENT_MISSING``),
+  and a file with no result at all (1.0 pay-to-play returns) is ranked on its travellers' match points;
 * phantoms (``TOTAL_SCORE`` -9999, or players named like "Phantom"/"Sit out" without ids) are left out.
 
 Unknown elements are skipped and listed once (``ELEMENTS_IGNORED``). This module reads the root, the
-event and its wrappers; entries, boards and matches are read by :mod:`.usebio_entries`.
+event and its wrappers; entries are read by :mod:`.usebio_entries`, travellers and matches by
+:mod:`.usebio_boards`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import Decimal
 from xml.etree.ElementTree import Element, ParseError, TreeBuilder
 
 from defusedxml import DefusedXmlException
@@ -46,6 +56,7 @@ from .issues import IssueList, Location
 from .model import EncodingDecision, ParsedEvent
 from .ranking import finalise
 from .text import DEFAULT_FALLBACK_ENCODINGS, clean, decode_text, parse_int, report_date
+from .usebio_boards import MatchMethods, count_boards, read_match, report_missing, scores_from_travellers
 from .usebio_entries import EntryReader, child_text, children
 
 KNOWN_VERSIONS = ("1.0", "1.1", "1.2", "1.3")
@@ -74,7 +85,13 @@ SCORING_METHODS = {
     "CROSS_IMP": "CROSS_IMP",
     "VPS": "VP",
     "VP": "VP",
+    "PAB": "BAM",
+    "POINT_A_BOARD": "BAM",
+    "BAM": "BAM",
+    "BOARD_A_MATCH": "BAM",
 }
+#: Board points for a won board: point-a-board scores 2 (1 for a tie), board-a-match 1 (½).
+POINTS_PER_BOARD = {"PAB": Decimal(2), "POINT_A_BOARD": Decimal(2), "BAM": Decimal(1), "BOARD_A_MATCH": Decimal(1)}
 _EVENT_HEADER = {
     "EVENT_IDENTIFIER", "EVENT_ID", "EVENT_DESCRIPTION", "TITLE", "EVENT_NAME", "PROGRAM_NAME", "PROGRAM_VERSION",
     "DATE", "VENUE", "WINNER_TYPE", "SESSION_COUNT", "SECTION_COUNT", "PAIRS", "EW_PAIRS", "TEAMS", "PLAYERS",
@@ -104,12 +121,17 @@ class _LineTreeBuilder(TreeBuilder):
 
 
 def parse_usebio(
-    data: bytes, issues: IssueList, *, fallbacks: Sequence[str] = DEFAULT_FALLBACK_ENCODINGS
+    data: bytes,
+    issues: IssueList,
+    *,
+    fallbacks: Sequence[str] = DEFAULT_FALLBACK_ENCODINGS,
+    chosen: str | None = None,
 ) -> ParsedEvent | None:
-    """Read a USEBIO file. Returns ``None`` when nothing can be ranked (the reason is in ``issues``)."""
+    """Read a USEBIO file. Returns ``None`` when nothing can be ranked (the reason is in ``issues``).
+    ``chosen`` is the encoding the director chose (it overrides the declaration)."""
     declaration = _DECLARATION.match(data[:512])
     declared = declaration.group(1).decode("ascii") if declaration else None
-    text, decision = decode_text(data, issues, declared=declared, xml=True, fallbacks=fallbacks)
+    text, decision = decode_text(data, issues, declared=declared, xml=True, fallbacks=fallbacks, chosen=chosen)
     builder = _LineTreeBuilder()
     parser = DefusedXMLParser(target=builder, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     builder.expat = parser.parser
@@ -157,6 +179,7 @@ class _EventReader:
         self.boards: list[tuple[Element, str, str | None, str | None]] = []
         self.matches: list[tuple[Element, str, str | None]] = []
         self.winner_types: dict[tuple[str | None, str | None], int] = {}
+        self.methods = MatchMethods(None, None)
 
     def read(self, decision: EncodingDecision) -> ParsedEvent | None:
         """The file's one event, checked and frozen by :func:`~.ranking.finalise`.
@@ -173,14 +196,31 @@ class _EventReader:
         if draft is None:
             return None
         self.read_entries(draft, child_text(event, "MASTER_POINT_TYPE"))
-        self.elements.count_boards(draft, self.boards)
-        draft.matches.extend(self.elements.match(element, path, session) for element, path, session in self.matches)
+        self.read_boards(draft, child_text(event, "PROGRAM_NAME") is not None)
         draft.handicap = any(e.handicap for e in draft.entries)
         flag = (child_text(event, "MPS_AWARDED_FLAG") or "").upper()
         draft.awards_supplied = flag == "Y" or any(e.awards for e in draft.entries)
         if self.unknown:
             self.issues.add("ELEMENTS_IGNORED", draft.where, names=", ".join(sorted(self.unknown)[:20]))
         return finalise(draft, self.issues)
+
+    def read_boards(self, draft: DraftEvent, has_program: bool) -> None:
+        """Travellers (boards played; scores when the file has no results) and matches; for USEBIO 1.0 and
+        1.1 what the file lacks (``USEBIO_CONTENT_MISSING``)."""
+        had_boards = any(
+            e.boards_played is not None or any(p.boards_played is not None for p in e.players) for e in draft.entries
+        )
+        count_boards(draft, self.boards, self.issues)
+        computed = scores_from_travellers(draft, self.boards)
+        pairs = {p.pair: e.number for e in draft.entries if e.number for p in e.players if p.pair}
+        draft.matches.extend(
+            read_match(self.elements, element, path, session, self.methods, pairs)
+            for element, path, session in self.matches
+        )
+        if self.version in ("1.0", "1.1"):
+            report_missing(
+                draft, self.version, self.issues, had_boards=had_boards, computed=computed, program=has_program
+            )
 
     def the_event(self) -> Element | None:
         """The root's one ``EVENT``, or ``None`` after ``FORMAT_UNKNOWN`` (the root is not ``USEBIO``) or
@@ -222,6 +262,7 @@ class _EventReader:
         form, scoring = self.kind(event, event_type, event_where)
         if form is None:
             return None
+        methods = self.methods
         club = self.root.find("CLUB")
         if club is None:
             club = event.find("CLUB")
@@ -241,6 +282,8 @@ class _EventReader:
             club_name=child_text(club, "CLUB_NAME") if club is not None else None,
             event_type=event_type,
             rating=child_text(event, "EVENT_RATING", "MASTER_POINT_SCALE"),
+            board_scoring=methods.board,
+            match_scoring=methods.match,
             winner_types=self.winner_types,
             where=event_where,
         )
@@ -283,13 +326,17 @@ class _EventReader:
                 "EVENT_TYPE_UNSUPPORTED", where, event_type=event_type, supported=", ".join(sorted(EVENT_TYPES))
             )
             return None, ""
+        board_word = (child_text(event, "BOARD_SCORING_METHOD") or "").upper()
+        match_word = (child_text(event, "MATCH_SCORING_METHOD") or "").upper()
+        general = SCORING_METHODS.get((child_text(event, "SCORING_METHOD") or "").upper())
+        board = SCORING_METHODS.get(board_word) or (general if general not in (None, "VP") else None)
+        match = SCORING_METHODS.get(match_word) or (general if form == "teams" and general in ("VP", "BAM") else None)
+        self.methods = MatchMethods(board, match, POINTS_PER_BOARD.get(match_word) or POINTS_PER_BOARD.get(board_word))
         if scoring is None:
             if form == "teams":
-                method = (child_text(event, "MATCH_SCORING_METHOD") or "").upper()
-                scoring = "VP" if SCORING_METHODS.get(method) == "VP" else "IMP"
+                scoring = match if match in ("VP", "BAM", "IMP") else "BAM" if board == "BAM" else "IMP"
             else:
-                method = (child_text(event, "BOARD_SCORING_METHOD", "SCORING_METHOD") or "").upper()
-                scoring = SCORING_METHODS.get(method, "MP")
+                scoring = board or general or "MP"
         return form, scoring
 
     def walk(self, element: Element, path: str, session: str | None, section: str | None, depth: int) -> None:

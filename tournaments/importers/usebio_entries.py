@@ -1,22 +1,22 @@
-"""The USEBIO reader below the event: entries, boards and matches (formats.md § 1.2-1.3).
+"""The USEBIO reader below the event: entries (formats.md § 1.2-1.3).
 
-:class:`EntryReader` turns a ``PAIR``, ``TEAM`` or ``PLAYER`` element into a :class:`~.draft.DraftEntry`
-and a ``MATCH`` into a :class:`~.model.Match`, reporting unparseable places and numbers with the
-element's line and path. Only ``BOARD`` elements with ``TRAVELLER_LINE`` count as boards played; hand
-records do not (formats.md § 1.5.7). The event level (root, ``EVENT``, session and section wrappers,
-event type) is read in :mod:`.usebio`.
+:class:`EntryReader` turns a ``PAIR``, ``TEAM`` or ``PLAYER`` element into a :class:`~.draft.DraftEntry`,
+reporting unparseable places and numbers with the element's line and path; its number readers serve
+:mod:`.usebio_boards` (travellers and matches) too. The event level (root, ``EVENT``, session and
+section wrappers, event type) is read in :mod:`.usebio`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from decimal import Decimal
 from xml.etree.ElementTree import Element
 
-from .draft import DraftEntry, DraftEvent
+from .draft import DraftEntry
 from .issues import IssueList, Location
-from .model import Match, Participant, SuppliedAward
+from .model import Participant, SuppliedAward
 from .text import (
     clean,
     normalise_direction,
@@ -183,12 +183,21 @@ class EntryReader:
             if child.tag == "PLAYER":
                 draft.players.append(self.player(child, child_path, draft.label))
             elif child.tag == "PAIR":
-                draft.players.extend(
-                    self.player(grandchild, grand_path, draft.label)
-                    for grandchild, grand_path in children(child, child_path)
-                    if grandchild.tag == "PLAYER"
-                )
+                draft.players.extend(self.team_pair(child, child_path, draft.label))
         return draft
+
+    def team_pair(self, element: Element, path: str, label: str) -> list[Participant]:
+        """The players of a team's ``PAIR``: each with the pair's number and, unless the player has a
+        figure of their own, the pair's ``BOARDS_PLAYED`` (TeamsScorer writes it per pair only)."""
+        number = child_text(element, "PAIR_NUMBER")
+        boards = self.integer(element, path, label, "BOARDS_PLAYED")
+        players = []
+        for child, child_path in children(element, path):
+            if child.tag == "PLAYER":
+                player = self.player(child, child_path, label)
+                own = player.boards_played
+                players.append(replace(player, pair=number, boards_played=own if own is not None else boards))
+        return players
 
     def individual(
         self, element: Element, path: str, session: str | None, section: str | None, award_kind: str | None
@@ -198,72 +207,5 @@ class EntryReader:
         draft = DraftEntry(number=number, where=self.where(element, path), session=session, section=section)
         self.results(element, path, draft, award_kind)
         player = self.player(element, path, draft.label)
-        draft.players = [Participant(player.name, player.national_id, player.home_club, None, player.where)]
+        draft.players = [replace(player, boards_played=draft.boards_played)]  # the entry's BOARDS_PLAYED
         return draft
-
-    # --- boards and matches ---------------------------------------------------------------------
-
-    def count_boards(self, draft: DraftEvent, boards: list[tuple[Element, str, str | None, str | None]]) -> None:
-        """Count result boards (not hand records) and the traveller lines of every entry.
-
-        ``boards`` are the ``BOARD`` elements found, as (element, path, session, section). Guarantees:
-        ``draft.boards_played`` is the number of distinct boards with traveller lines (``None`` without
-        any); an entry without ``BOARDS_PLAYED`` gets the number of traveller lines that name it
-        unambiguously, when there are any.
-        """
-        index: dict[tuple, list[DraftEntry]] = {}
-        for entry in draft.entries:
-            for key in (
-                (entry.session, entry.section, entry.direction, entry.number),
-                (entry.session, "*", entry.direction, entry.number),
-            ):
-                index.setdefault(key, []).append(entry)
-        counted: Counter[int] = Counter()
-        found_boards: set[tuple[str | None, str]] = set()
-        for element, path, session, section in boards:
-            lines = element.findall("TRAVELLER_LINE")
-            if not lines:
-                continue  # a hand record, not a traveller
-            found_boards.add((session, child_text(element, "BOARD_NUMBER") or path))
-            for line in lines:
-                for tag, default_direction in (("NS_PAIR_NUMBER", "NS"), ("EW_PAIR_NUMBER", "EW")):
-                    number, direction, number_section = split_entry_number(child_text(line, tag))
-                    if number is None:
-                        continue
-                    scope = number_section or section or "*"
-                    for candidate_direction in (direction or default_direction, None):
-                        found = index.get((session, scope, candidate_direction, number), [])
-                        if len(found) == 1:
-                            counted[id(found[0])] += 1
-                            break
-        draft.boards_played = len(found_boards) or None
-        for entry in draft.entries:
-            if entry.boards_played is None and counted[id(entry)]:
-                entry.boards_played = counted[id(entry)]
-
-    def match(self, element: Element, path: str, session: str | None) -> Match:
-        """A ``MATCH`` as written (checked later by :func:`~.ranking.finalise`); boards from
-        ``BOARDS_PLAYED``, else the number of its ``BOARD`` children."""
-        label = None  # matches are not entries: issues name the field only
-        boards = self.integer(element, path, label, "BOARDS_PLAYED")
-        if boards is None:
-            board_elements = element.findall("BOARD")
-            boards = len(board_elements) or None
-        team = split_entry_number(child_text(element, "TEAM", "TEAM_NUMBER", "TEAM_ID", "NS_PAIR_NUMBER", "HOME_TEAM"))[
-            0
-        ]
-        opponent = split_entry_number(
-            child_text(element, "OPPOSING_TEAM", "OPPOSING_TEAM_NUMBER", "OPPONENT", "EW_PAIR_NUMBER", "AWAY_TEAM")
-        )[0]
-        return Match(
-            round=child_text(element, "ROUND_NUMBER", "ROUND") or "?",
-            team=team or "?",
-            opponent=opponent,
-            imps=self.decimal(element, path, label, "TEAM_SCORE", "TEAM_IMPS"),
-            opponent_imps=self.decimal(element, path, label, "OPPOSING_TEAM_SCORE", "OPPOSING_TEAM_IMPS"),
-            vp=self.decimal(element, path, label, "TEAM_VICTORY_POINTS", "TEAM_VPS"),
-            opponent_vp=self.decimal(element, path, label, "OPPOSING_TEAM_VICTORY_POINTS", "OPPOSING_TEAM_VPS"),
-            boards=boards,
-            session=session,
-            where=self.where(element, path),
-        )

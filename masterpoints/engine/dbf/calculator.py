@@ -13,6 +13,10 @@ from fractions import Fraction
 from typing import Any
 
 from masterpoints.engine.common import (
+    MAX_BOARDS,
+    MAX_FIELD,
+    MAX_MATCHES,
+    MAX_ROWS,
     RequestError,
     check_fields,
     format_units,
@@ -73,7 +77,7 @@ def _fraction(value: Decimal) -> Fraction:
 def _optional_int(request: Mapping[str, Any], name: str, minimum: int) -> int | None:
     if request.get(name) is None:
         return None
-    return get_int(request, name, minimum=minimum)
+    return get_int(request, name, minimum=minimum, maximum=MAX_FIELD)
 
 
 def _share(request: Mapping[str, Any]) -> Fraction:
@@ -107,12 +111,12 @@ def parse_scale_request(request: Mapping[str, Any]) -> ScaleRequest:
         form=get_choice(request, "form", FORMS),
         category=get_choice(request, "category", CATEGORIES),
         organizer=get_choice(request, "organizer", ORGANIZERS, default="club"),
-        participants=get_int(request, "participants", minimum=1),
-        boards=get_int(request, "boards", minimum=0),
+        participants=get_int(request, "participants", minimum=1, maximum=MAX_FIELD),
+        boards=get_int(request, "boards", minimum=0, maximum=MAX_BOARDS),
         met=_optional_int(request, "met", 0),
         robots=get_bool(request, "robots", default=False),
-        rows=get_int(request, "rows", minimum=1, default=1),
-        row=get_int(request, "row", minimum=1, default=1),
+        rows=get_int(request, "rows", minimum=1, maximum=MAX_ROWS, default=1),
+        row=get_int(request, "row", minimum=1, maximum=MAX_ROWS, default=1),
         split=get_choice(request, "split", SPLITS, default="random"),
         multiplier=_fraction(get_decimal(request, "multiplier", default=Decimal(1))),
         quota=get_choice(request, "quota", ("full", "half")) if request.get("quota") is not None else None,
@@ -146,7 +150,7 @@ def parse_team_match_request(request: Mapping[str, Any]) -> TeamMatchRequest:
     return TeamMatchRequest(
         category=get_choice(request, "category", CATEGORIES),
         value=_fraction(get_decimal(request, "value", minimum=Decimal(0), max_decimals=4)),
-        boards=get_int(request, "boards", minimum=0),
+        boards=get_int(request, "boards", minimum=0, maximum=MAX_BOARDS),
         result=get_choice(request, "result", RESULTS) if "result" in outcome else None,
         vp=_fraction(get_decimal(request, "vp", max_decimals=2)) if "vp" in outcome else None,
         bam_score=_fraction(get_decimal(request, "bam_score")) if "bam_score" in outcome else None,
@@ -169,12 +173,12 @@ def parse_team_bonus_request(request: Mapping[str, Any]) -> TeamBonusRequest:
             "the bonus formula is for BP only (§ 406A4); SP and GP bonuses are the fixed tables of § 413 and § 414",
         )
     return TeamBonusRequest(
-        matches=get_int(request, "matches", minimum=1),
-        boards=get_int(request, "boards", minimum=0),
-        teams=get_int(request, "teams", minimum=1),
+        matches=get_int(request, "matches", minimum=1, maximum=MAX_MATCHES),
+        boards=get_int(request, "boards", minimum=0, maximum=MAX_BOARDS),
+        teams=get_int(request, "teams", minimum=1, maximum=MAX_FIELD),
         format=get_choice(request, "format", FORMATS, default="round_robin"),
-        rows=get_int(request, "rows", minimum=1, default=1),
-        row=get_int(request, "row", minimum=1, default=1),
+        rows=get_int(request, "rows", minimum=1, maximum=MAX_ROWS, default=1),
+        row=get_int(request, "row", minimum=1, maximum=MAX_ROWS, default=1),
         split=get_choice(request, "split", SPLITS, default="random"),
     )
 

@@ -15,6 +15,8 @@ from decimal import Decimal
 from typing import Any
 
 from masterpoints.engine.common import (
+    MAX_BOARDS,
+    MAX_FIELD,
     RequestError,
     check_fields,
     get_choice,
@@ -44,8 +46,8 @@ def _scale(request: Mapping[str, Any], rules: HbsRuleSet) -> dict[str, Any]:
     """``kind: scale``: B unrounded (4 decimals), n, the points per place, per entry, or the reason."""
     check_fields(request, SCALE_FIELDS, required=("form", "participants"))
     form = get_choice(request, "form", FORMS)
-    participants = get_int(request, "participants", minimum=1)
-    boards = get_int(request, "boards", minimum=0) if _given(request, "boards") else None
+    participants = get_int(request, "participants", minimum=1, maximum=MAX_FIELD)
+    boards = get_int(request, "boards", minimum=0, maximum=MAX_BOARDS) if _given(request, "boards") else None
     strength = get_decimal(request, "strength") if _given(request, "strength") else None
     first_place = get_decimal(request, "first_place") if _given(request, "first_place") else None
     bands = _bands(request["bands"]) if _given(request, "bands") else ()

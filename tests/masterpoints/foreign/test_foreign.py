@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import uuid
 from decimal import Decimal
 
 import pytest
@@ -129,3 +130,34 @@ def test_a_refusal_needs_a_reason_posts_nothing_and_is_final(world, personas, sw
     with pytest.raises(ValidationError) as caught:
         foreign_points_approve(actor=personas.secretariat, registration=pending, approve=True)
     assert caught.value.code == "ALREADY_DECIDED"
+
+
+def test_the_same_form_sent_three_times_registers_and_posts_once(personas, world):
+    """A double click must not post twice (design.md § Invariants): the form's one-time token is the key."""
+    token = uuid.uuid4()
+    first = register(personas, world, token=token)
+    again = [register(personas, world, token=token) for _ in range(2)]
+    assert all(registration.pk == first.pk for registration in again)
+    assert ForeignPoints.objects.count() == 1
+    assert Award.objects.filter(player=world.player, source=Award.Source.FOREIGN).count() == 1
+    other = register(personas, world, token=uuid.uuid4())
+    assert other.pk != first.pk  # a second, new form registers again
+
+
+def test_the_admin_form_sent_three_times_posts_one_award(client, personas, world):
+    client.force_login(personas.secretariat)
+    page = client.get("/admin/masterpoints/foreignpoints/add/").content.decode()
+    assert 'name="form_token"' in page
+    fields = {
+        "player": world.player.pk,
+        "country": "FO",
+        "foreign_kind": "SP",
+        "foreign_amount": "1.5",
+        "earned_on": WON.isoformat(),
+        "event": "Føroya meistaraskapur",
+        "form_token": str(uuid.uuid4()),
+    }
+    answers = [client.post("/admin/masterpoints/foreignpoints/add/", fields).status_code for _ in range(3)]
+    assert answers == [302, 302, 302]
+    assert ForeignPoints.objects.count() == 1
+    assert Award.objects.filter(player=world.player, source=Award.Source.FOREIGN).count() == 1

@@ -365,3 +365,19 @@ def test_names_that_look_like_formulas_stay_text_in_the_what_if_csv(world, histo
     out = io.StringIO()
     what_if_csv(transition_what_if(federation=world.hbs), out, every=True)
     assert "'" + Player.objects.get(number="100").full_name in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"number,black\n1,1" + b"0" * 30 + b"\n", "is not a whole number of points from 0 to 1000000"),
+        (b"number,black\n1\x00,5\n", "line 2: the file holds a NUL"),
+        (b"number,black\n\x00\x00\n", "line 2: the file holds a NUL"),
+    ],
+)
+def test_an_opening_list_with_a_huge_amount_or_a_nul_is_refused_with_its_line_rule_1(world, office, data, words):
+    hbs_player(world, "1")
+    with pytest.raises(ValidationError) as refused:
+        transition_opening_import(actor=office, federation=world.hbs, data=data)
+    assert words in " ".join(refused.value.messages)
+    assert not Award.objects.exists()

@@ -42,6 +42,7 @@ ERROR_FIXTURES = {
     ("PLACES_CONTRADICT_SCORES", ""): "places_contradict_scores.xml",
     ("MATCH_TEAM_UNKNOWN", ""): "match_team_unknown.xml",
     ("MATCH_DUPLICATE", ""): "csv_match_duplicate.csv",
+    ("MATCH_DUPLICATE", "boards"): "usebio_match_listed_twice_boards.xml",
     ("NO_RANKING_TABLE", ""): "pbn_no_deals_no_table.pbn",
     ("NO_RANKING_TABLE", "hand_records"): "pbn_hand_records_only.pbn",
     ("NO_RANKING_TABLE", "table_results"): "pbn_table_results_only.pbn",

@@ -92,7 +92,8 @@ def test_two_tables_in_games_with_section_tags_are_two_groups():
         + b'[TotalScoreTable "#"]\n1 2 "B3;B4" "7;8" 55\n2 1 "B1;B2" "5;6" 45\n'
     )
     result = parse_results(text, "x.pbn")
-    assert result.codes == ["PBN_ID_COLUMN_USED", "PBN_ID_COLUMN_USED"]
+    assert result.codes == ["GROUPS_DECIDED", "PBN_ID_COLUMN_USED", "PBN_ID_COLUMN_USED"]
+    assert (result.issues[0].variant, result.issues[0].params["names"]) == ("per_table", "A, B")
     assert result.event.name == "Two sections"
     assert [(g.key, g.field_size) for g in result.event.groups] == [("-/A/-", 2), ("-/B/-", 2)]
     assert result.event.group("-/B/-").entries[0].players[0].national_id == "7"

@@ -237,7 +237,10 @@ def test_pbn_reference_file_reads_its_total_score_table_with_quoted_names_and_in
         "PBN_TABLE_COMMENT",  # "{ Only the best 10 participants }": the field may be larger
         "PBN_TABLE_REPEATED",  # game 46 repeats the table with "#"
         "PBN_ID_COLUMN_MISSING",
+        "GROUPS_DECIDED",  # the user column Center: the ranking runs across the centres, one field
     }
+    decided = next(i for i in result.issues if i.code == "GROUPS_DECIDED")
+    assert decided.variant == "across_centres" and decided.params["size"] == 10
     comment = next(i for i in result.issues if i.code == "PBN_TABLE_COMMENT")
     assert comment.params["comment"] == "Only the best 10 participants"
 

@@ -92,7 +92,10 @@ def test_ties_written_with_equals_cover_the_places_they_share_pitfall_1(data):
 
 def test_sections_ranked_separately_give_a_group_per_section_and_direction_pitfall_2(data):
     result = parse_results(data("usebio_sections_separate.xml"), "sections.xml")
-    assert result.codes == []
+    assert result.codes == ["GROUPS_DECIDED"]  # says which, and why (each section's places start at 1)
+    decided = result.issues[0]
+    assert (decided.variant, decided.params["count"], decided.params["names"]) == ("per_section", 2, "A, B")
+    assert str(decided.params["groups"]) == "A North-South 3, A East-West 3, B 4"
     groups = result.event.groups
     assert [(g.key, g.name, g.field_size) for g in groups] == [
         ("-/A/NS", "A NS", 3),
@@ -105,7 +108,10 @@ def test_sections_ranked_separately_give_a_group_per_section_and_direction_pitfa
 
 def test_sections_with_one_ranking_across_the_field_become_one_group_nz_style_pitfall_2(data):
     result = parse_results(data("usebio_sections_field_wide.xml"), "nz.xml")
-    assert result.codes == []
+    assert result.codes == ["GROUPS_DECIDED"]  # one field, because the places run 1..9 across the sections
+    decided = result.issues[0]
+    assert (decided.variant, decided.params["count"], decided.params["names"]) == ("", 3, "A, B, C")
+    assert str(decided.params["groups"]) == "9"
     event = result.event
     assert event.date == datetime.date(2015, 12, 5)  # 5/12/2015: day first, no leading zero
     assert event.encoding.method == "xml-default"
@@ -198,7 +204,9 @@ def test_two_winners_declared_for_sections_without_directions_is_one_field_with_
     # sections B and C have no directions (warned); the places 1..9 run across all sections, so the
     # sections are joined into one field
     result = parse_results(text, "x.xml")
-    assert [(i.code, i.variant) for i in result.issues] == [("GROUP_AMBIGUOUS", "no_direction")] * 2
+    assert [(i.code, i.variant) for i in result.issues] == [("GROUP_AMBIGUOUS", "no_direction")] * 2 + [
+        ("GROUPS_DECIDED", "")
+    ]
     assert [g.key for g in result.event.groups] == ["-/-/-"]
 
 
