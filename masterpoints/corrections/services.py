@@ -180,6 +180,19 @@ def correction_request_file(
         )
         rule = federation.scheme_info.correction_window_rule
         raise refusal("WINDOW_CLOSED", rule=rule, windows=windows or _("none set"))
+    # The same request sent twice (a double click, a reload) is filed once: an open request of the same
+    # requester, player, tournament or award and text is the one already filed.
+    Player.objects.select_for_update().filter(pk=player.pk).first()
+    same = CorrectionRequest.objects.filter(
+        player=player,
+        tournament=tournament,
+        award=award,
+        text=text.strip(),
+        requested_by=actor,
+        status__in=[CorrectionRequest.Status.OPEN, CorrectionRequest.Status.ASSIGNED],
+    ).first()
+    if same is not None:
+        return same
     correction = CorrectionRequest(
         federation=federation, player=player, tournament=tournament, award=award, text=text.strip(), requested_by=actor
     )

@@ -233,3 +233,13 @@ def test_a_commission_member_of_another_federation_cannot_decide(world, personas
     request = file(personas, world, award=award)
     with pytest.raises(PermissionDenied):
         correction_decide(actor=other, correction=request, grant=True, reason="x", adjustments=[("BP", 1)])
+
+
+def test_the_same_request_sent_twice_is_filed_once(personas, world, award):
+    """A double click on the form files one request, not two (design.md § Invariants)."""
+    first = file(personas, world, award=award)
+    again = file(personas, world, award=award)
+    assert again.pk == first.pk
+    assert CorrectionRequest.objects.count() == 1
+    other = file(personas, world, award=award, text="Og spil 7 blev scoret forkert.")
+    assert other.pk != first.pk
