@@ -166,20 +166,13 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
         if match.opponent is None or (match.opponent, match.team, match.round) in seen:
             continue
         seen.add((match.team, match.opponent, match.round))
-        if match.boards is None or match.vp is None or match.opponent_vp is None:
-            raise RequestError("matches", f"round {match.round}: the file gives no boards or VP for {match.team}")
+        home, away = _outcomes(match)
         matches.append(
             dbf_teams.Match(
                 key=f"{match.round}:{match.team}-{match.opponent}",
                 boards=match.boards,
-                home=dbf_teams.TeamSide(
-                    match.team, _match_players(lines_of[match.team], match.boards), vp=Fraction(match.vp)
-                ),
-                away=dbf_teams.TeamSide(
-                    match.opponent,
-                    _match_players(lines_of[match.opponent], match.boards),
-                    vp=Fraction(match.opponent_vp),
-                ),
+                home=dbf_teams.TeamSide(match.team, _match_players(lines_of[match.team], match.boards), **home),
+                away=dbf_teams.TeamSide(match.opponent, _match_players(lines_of[match.opponent], match.boards), **away),
             )
         )
     standings = []
@@ -206,6 +199,22 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
         sanction=preview.sanction,  # § 403B2: a half-MP sanction halves every match
     )
     return ScoringResult(awards=dbf_teams.team_event_awards(team_event, rules))
+
+
+def _outcomes(match) -> tuple[dict, dict]:
+    """Each side's outcome for the engine: the VP of a match scored in IMPs and VP (§ 411B), or the board
+    points of a point-a-board or board-a-match match as a score of 2 per board (§ 411C)."""
+    if match.boards is None:
+        raise RequestError("matches", f"round {match.round}: the file gives no boards for {match.team}")
+    if match.vp is not None and match.opponent_vp is not None:
+        return {"vp": Fraction(match.vp)}, {"vp": Fraction(match.opponent_vp)}
+    if match.scoring == "BAM" and match.score is not None and match.opponent_score is not None:
+        per_board = Fraction(match.points_per_board or 2)
+        return (
+            {"bam_score": Fraction(match.score) * 2 / per_board},
+            {"bam_score": Fraction(match.opponent_score) * 2 / per_board},
+        )
+    raise RequestError("matches", f"round {match.round}: the file gives no VP or board points for {match.team}")
 
 
 def _standing_entry(line, planned: int):

@@ -18,17 +18,22 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from federation.rulesets import rules_for
 from masterpoints.engine.dbf import events as dbf_events
 from masterpoints.engine.dbf import team_events as dbf_teams
+from masterpoints.engine.dbf.rules import DBF_2023
+from masterpoints.engine.dbf.teams import TeamMatchRequest, team_match
 from masterpoints.models import Award
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import make_players
 from tests.tournaments.importers.test_dialects import TEAMSSCORER_MATCHES, TEAMSSCORER_TEAMS
+
+DATA = Path(__file__).resolve().parents[2] / "tournaments" / "data"
 
 SAMPLE = "usebio_teamsscorer_multiple_teams.xml"
 DAY = datetime.date(2025, 3, 5)
@@ -176,3 +181,32 @@ def test_the_same_file_as_mini_teams_pays_one_award_on_the_final_placing_421(wor
     assert awards == expected
     assert Award.objects.filter(federation=world.dbf).count() == len(expected)  # one award per player, no matches
     assert max(awards.values()) == awards[team_numbers("10")[0]]
+
+
+def test_a_point_a_board_team_file_confirms_with_each_match_scored_by_its_board_points_411c(world, personas):
+    """EBUScore's PAB teams: board points (2 a board won) are the match result, classified as BAM scores
+    (§ 411C: win from 62.5 % of the achievable points); before, the upload refused it for want of VP."""
+    data = (DATA / "usebio_pab_teams.xml").read_bytes()
+    data = data.replace(
+        b"<CLUB_ID_NUMBER>1001</CLUB_ID_NUMBER>", f"<CLUB_ID_NUMBER>{world.club_a.number}</CLUB_ID_NUMBER>".encode()
+    )
+    make_players(world.dbf, [str(51001 + i) for i in range(16)])
+    created = results_upload_create(
+        actor=personas.director_a,
+        federation=world.dbf,
+        club=world.club_a,
+        region=None,
+        data=data,
+        filename="pab.xml",
+        facts={"organiser_kind": "club", "category": "BP", "form": "", "boards": None},
+    )
+    preview = build_preview(created)
+    assert not preview.has_errors, [issue.code for issue in preview.issues]
+    results_upload_confirm(actor=personas.director_a, upload=created, acknowledge_warnings=True)
+    # Round 1, boards 1-4: the first listed team won 5-3 of 8 board points (62.5 %: a win by § 411C).
+    win = team_match(
+        TeamMatchRequest(category="BP", value=DBF_2023.team_table("bp").random, boards=4, bam_score=Fraction(5))
+    )
+    match_awards = Award.objects.filter(tournament__upload=created, source=Award.Source.RESULT).exclude(part="")
+    assert match_awards.exists()
+    assert win.units in set(match_awards.values_list("units", flat=True))
