@@ -44,6 +44,11 @@ def bounded_int(raw, *, name: str, default: int, minimum: int, maximum: int) -> 
     return int(text)
 
 
+def is_id(text: str) -> bool:
+    """Whether ``text`` names a database id: digits, at most :data:`MAX_ID` (a filter ignores anything else)."""
+    return text.isdecimal() and len(text) <= 19 and int(text) <= MAX_ID
+
+
 def page_number(request, name: str = "page") -> int:
     """The page asked for (1 when none), at most :data:`MAX_PAGE`."""
     return bounded_int(request.GET.get(name), name=name, default=1, minimum=1, maximum=MAX_PAGE)

@@ -33,3 +33,13 @@ def rules_for(federation: Federation, on_date: datetime.date):
         stored = info.rule_set_class.from_dict({**base.to_dict(), **row.payload}) if row.payload else base
         candidates.append(dataclasses.replace(stored, valid_from=row.valid_from))
     return info.choose(on_date, candidates)
+
+
+def rules_or_built_in(federation: Federation, on_date: datetime.date):
+    """:func:`rules_for`, or the scheme's newest built-in set when none is valid on ``on_date`` yet: for a
+    value a page or a check needs before the computation reports RULESET_MISSING (what an organiser
+    awards, § 403 and H-1; the title-mail months, § 451B)."""
+    try:
+        return rules_for(federation, on_date)
+    except LookupError:
+        return federation.scheme_info.current_rules

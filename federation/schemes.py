@@ -58,8 +58,8 @@ class SchemeInfo:
     ranking_kinds: tuple[RankingKind, ...]
     #: The kind an upload or import awards when nobody names one.
     default_category: str
-    #: The 8-bit code pages a results file without a declared encoding is tried in: Danish text is
-    #: Windows-1252 or Latin-1 far more often than Windows-1250, Croatian the other way round.
+    #: The 8-bit code pages a results file without a declared encoding is tried in (formats.md § 5.3):
+    #: Danish text is Windows-1252 or Latin-1 far more often than Windows-1250, Croatian the other way round.
     fallback_encodings: tuple[str, ...]
     #: The rule an upload cites when its organiser may not award the kind asked for.
     award_rule: Promise

@@ -8,11 +8,11 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
-from django_ratelimit.decorators import ratelimit
 
 from masterpoints.engine.cli import calculate
 from masterpoints.engine.common import RequestError
 from masterpoints.public.forms import CALCULATORS
+from masterpoints.public.limits import limited_per_address
 
 API_MAX_BYTES = 64 * 1024
 #: A calculator request is a flat object with a list of [first, last] places: two levels, or three.
@@ -64,15 +64,12 @@ def _depth(text: str) -> int:
 
 @csrf_exempt  # A pure computation: no session, no side effect, nothing to forge.
 @require_POST
-@ratelimit(key="ip", rate=API_RATE, block=False)
+@limited_per_address(API_RATE)
 def calculator_api(request):
     """``POST /api/calculator``: the JSON request of engine-cli.md in, its answer out; 400 with
     ``{"error": {"field", "message"}}`` for a request the engine cannot answer. Bounded where it enters:
     the body's size (:data:`API_MAX_BYTES`), its nesting (:data:`API_MAX_DEPTH`), every number (the
     engine's ``MAX_*``), and the calls per client address (:data:`API_RATE`)."""
-    if getattr(request, "limited", False):
-        error = RequestError("request", f"too many requests from this address: at most {API_RATE}; try again shortly")
-        return JsonResponse(error.as_json(), status=429)
     if len(request.body) > API_MAX_BYTES:
         error = RequestError("request", f"the request is larger than {API_MAX_BYTES // 1024} KB")
         return JsonResponse(error.as_json(), status=413)

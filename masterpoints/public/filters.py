@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
 from federation.models import Federation, Region
-from federation.params import MAX_ID
+from federation.params import is_id
 from federation.schemes import FALLBACK, SchemeInfo
 from masterpoints.models import Standing
 from masterpoints.public import selectors
@@ -155,10 +155,10 @@ class StandingFilter(django_filters.FilterSet):
         return queryset
 
     def filter_region(self, queryset, name, value):
-        return selectors.in_region(queryset, int(value)) if _an_id(value) else queryset
+        return selectors.in_region(queryset, int(value)) if is_id(value) else queryset
 
     def filter_club(self, queryset, name, value):
-        return selectors.in_club(queryset, int(value)) if _an_id(value) else queryset
+        return selectors.in_club(queryset, int(value)) if is_id(value) else queryset
 
     def filter_rung(self, queryset, name, value):
         return selectors.with_rung(queryset, int(value))
@@ -169,8 +169,3 @@ class StandingFilter(django_filters.FilterSet):
 
     def filter_official(self, queryset, name, value):
         return selectors.on_official_list(queryset, selectors.today()) if value == "yes" else queryset
-
-
-def _an_id(value: str) -> bool:
-    """A database id written in digits (anything else, or a number too large for an id, filters nothing)."""
-    return value.isdecimal() and len(value) <= 19 and int(value) <= MAX_ID

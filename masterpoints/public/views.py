@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from functools import wraps
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -26,7 +25,6 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_filters.views import FilterView
-from django_ratelimit.decorators import ratelimit
 from django_tables2 import RequestConfig, SingleTableMixin
 from django_tables2.paginators import LazyPaginator
 from openpyxl import Workbook
@@ -40,6 +38,7 @@ from masterpoints.models import Standing
 from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import StandingFilter
+from masterpoints.public.limits import limited_per_address
 from masterpoints.public.tables import AwardTable, StandingTable, home_club_name, record_title, shown_name
 from masterpoints.standings.services import player_hide_name_set
 from tournaments.models import Tournament
@@ -294,28 +293,12 @@ def _federation_param(request) -> None:
         bounded_int(raw, name="federation", default=0, minimum=0, maximum=MAX_ID)
 
 
-def _limited(view):
-    """Answer 429 with the limit named when the address made more than :data:`API_READ_RATE` calls."""
-
-    @wraps(view)
-    def checked(request, *args, **kwargs):
-        if getattr(request, "limited", False):
-            message = _("Too many requests from this address: at most %(rate)s. Try again shortly.")
-            return JsonResponse(
-                {"error": {"field": "request", "message": message % {"rate": API_READ_RATE}}}, status=429
-            )
-        return view(request, *args, **kwargs)
-
-    return checked
-
-
 def _json_bad_request(error: BadParameter) -> JsonResponse:
     return JsonResponse({"error": {"field": error.name, "message": error.message}}, status=400)
 
 
 @require_GET
-@ratelimit(key="ip", rate=API_READ_RATE, block=False)
-@_limited
+@limited_per_address(API_READ_RATE)
 def api_player(request, code: str, number: str):
     """``/api/players/<federation>/<number>``: the player page as JSON, with the ledger paginated."""
     player = _player_or_404(code, number)
@@ -353,8 +336,7 @@ def _award_json(award) -> dict:
 
 
 @require_GET
-@ratelimit(key="ip", rate=API_READ_RATE, block=False)
-@_limited
+@limited_per_address(API_READ_RATE)
 def api_player_lookup(request, number: str):
     """``/api/players/<number>``: the player when the number is unique, else the matches (HTTP 300)."""
     players = list(selectors.players_numbered(number))
@@ -373,8 +355,7 @@ def api_player_lookup(request, number: str):
 
 
 @require_GET
-@ratelimit(key="ip", rate=API_READ_RATE, block=False)
-@_limited
+@limited_per_address(API_READ_RATE)
 def api_rankings(request):
     """``/api/rankings?…``: the rankings with the page's filters, ``page`` and ``page_size`` (at most 100)."""
     filterset = StandingFilter(request.GET, request=request)

@@ -43,7 +43,7 @@ from clubs.models import Club, ClubMembership
 from federation.mail import club_language
 from federation.models import Federation
 from federation.refusals import refusals
-from federation.rulesets import rules_for
+from federation.rulesets import rules_or_built_in
 from federation.schemes import scheme_of
 from federation.services import audit_record
 from masterpoints.models import Standing, TitleAchievement, TitleMailing
@@ -75,14 +75,6 @@ def month_parse(text: str) -> datetime.date:
         return datetime.date(int(year), int(month), 1)
     except (ValueError, AttributeError):
         raise refusal("MONTH_FORMAT", value=text) from None
-
-
-def mail_rules(federation: Federation, month: datetime.date):
-    """The rule set whose ``title_mail_months`` decide ``month``: the one valid then, else the built-in one."""
-    try:
-        return rules_for(federation, month)
-    except LookupError:
-        return federation.scheme_info.current_rules
 
 
 def month_check(*, scheme, month: datetime.date, today: datetime.date, rules=None) -> None:
@@ -339,7 +331,7 @@ def title_mail_run(
     today = today or timezone.localdate()
     federations = list(federations if federations is not None else Federation.objects.order_by("pk"))
     for federation in federations:
-        month_check(scheme=federation, month=month, today=today, rules=mail_rules(federation, month))
+        month_check(scheme=federation, month=month, today=today, rules=rules_or_built_in(federation, month))
     reports = {}
     for federation in federations:
         report = RunReport(month)

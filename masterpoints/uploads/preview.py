@@ -22,7 +22,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Player
-from federation.rulesets import rules_for
+from federation.rulesets import rules_or_built_in
 from masterpoints.engine.common import RequestError
 from masterpoints.engine_text import reason_text_lazy
 from masterpoints.uploads import scoring
@@ -182,7 +182,7 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     info = preview.scheme
     # What the organiser awards by the rule set of the day (DBf § 403, HBS H-1); a listed HBS event adds
     # the kinds of its entry (``tournaments.recognised``), a granted DBf sanction its kind (§ 403A–B).
-    allowed = _rules_on(upload, event.date or today).awards_of(organiser_kind)
+    allowed = rules_or_built_in(upload.federation, event.date or today).awards_of(organiser_kind)
     if info.recognised_list:
         listed, issues = recognised.upload_issues(upload=upload, on_date=event.date or today)
         allowed, preview.issues = (*allowed, *listed), preview.issues + issues
@@ -231,14 +231,6 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     )
     if duplicate:
         preview.issues.append(CheckIssue("DUPLICATE_FILE", params={"date": duplicate.confirmed_at.date().isoformat()}))
-
-
-def _rules_on(upload: ResultUpload, day: datetime.date):
-    """The rule set valid on ``day``; the built-in one when none is (the computation reports RULESET_MISSING)."""
-    try:
-        return rules_for(upload.federation, day)
-    except LookupError:
-        return upload.federation.scheme_info.current_rules
 
 
 def _same_number(a: str, b: str) -> bool:
