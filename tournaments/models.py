@@ -101,6 +101,17 @@ class Tournament(models.Model):
     strengths = models.JSONField(
         _("HBS strengths"), default=dict, blank=True, help_text=_('HBS: S per point kind, e.g. {"black": "1.0"}.')
     )
+    #: The club's weekly playing time the tournament was played in (§ 452A "hver ugentlig spilleperiode for
+    #: sig", § 403A2): chosen at upload, defaulted from the weekday and the start time; empty for a
+    #: tournament outside the club's regular sessions.
+    playing_time = models.ForeignKey(
+        "clubs.PlayingTime",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("playing time"),
+    )
     #: What the results file was: format, dialect, scoring program, scoring method, encoding read ("facts"
     #: are only ever the director's statements on the upload, ``ResultUpload.facts``).
     file_info = models.JSONField(_("results file"), default=dict, blank=True)
