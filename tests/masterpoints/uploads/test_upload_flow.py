@@ -245,3 +245,20 @@ def test_where_the_file_carries_its_own_awards_the_preview_shows_ours_differ(wor
     first = next(i for i in differs if i.params["entry"] == "1")
     assert first.params["theirs"] == "18 black"
     assert first.params["ours"] == "9 black"
+
+
+def test_an_hbs_field_below_the_minimum_previews_nothing_awarded_and_still_records_rule_5_h_10(
+    client, world, hbs_director
+):
+    """List rule 5 (H-10): fewer than 6 pairs score nothing. The preview page says so and why (it used to be
+    an HTTP 500 from a call the HBS engine lacks), and the tournament can still be recorded, with no award."""
+    created = upload(world, hbs_director, hbs_file(HBS_NUMBERS[:10]))
+    client.force_login(hbs_director)
+    page = client.get(reverse("uploads:preview", args=[created.pk]))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "H-10" in text and "nothing is awarded" in text
+    tournament = results_upload_confirm(actor=hbs_director, upload=created, acknowledge_warnings=True)
+    assert tournament.groups.get().field_size == 5
+    assert not Award.objects.filter(federation=world.hbs).exists()
+
