@@ -261,4 +261,3 @@ def test_an_hbs_field_below_the_minimum_previews_nothing_awarded_and_still_recor
     tournament = results_upload_confirm(actor=hbs_director, upload=created, acknowledge_warnings=True)
     assert tournament.groups.get().field_size == 5
     assert not Award.objects.filter(federation=world.hbs).exists()
-
