@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from clubs.models import Club, ClubMembership
 from federation.models import Federation, Player, Region
@@ -13,6 +14,11 @@ from office.services import officer_assign
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = REPO_ROOT.parent / "shared" / "samples"
+
+# Property tests check results, never speed: no per-example deadline, which a loaded machine or the
+# coverage tracer would otherwise turn into failures (speed is measured by bench/, not by tests).
+settings.register_profile("masterpoints", deadline=None)
+settings.load_profile("masterpoints")
 
 
 @dataclass
