@@ -1,7 +1,11 @@
 """The two national challenge cups (DBf § 451C–E) and each club's top-16 lists (§ 451C, § 452A).
 
-§ 451C: both cups count MP *won in Denmark* ("MP vundet i Danmark") from 16 May to 15 May the next year,
-so foreign MP (§ 401B, ``source="foreign"``) and their reversals are left out.
+§ 451C: both cups count MP *won in Denmark* ("MP vundet i Danmark") from 16 May to 15 May the next year;
+§ 451D–E: the MP the player "i perioden har erhvervet og fået registreret". D-Q31: points won in the season are
+the ledger's tournament results, the entries made by hand for a tournament (§ 451A) and the commission's
+corrections, with their reversals; foreign MP (§ 401B) and opening balances brought from an earlier list
+(``source="transition"``: the transition imports and the demo's opening balances) are not won in the period,
+nor are corrections of them and reversals of either.
 
 - Bronze cup (§ 451D): the player with most BP registered in the season. One player wins it once in ten
   years: a player who already won it in the series is passed over and the next player wins. After the ten
@@ -14,10 +18,12 @@ A series (:class:`~masterpoints.models.CupSeries`) is data: the cup, its first s
 The secretariat records each season's winner after the season (:func:`cup_win_record`); a tie at the top
 is not decided by us (the rules are silent): the secretariat names the winner among the tied.
 
-Top-16 (§ 452A): the 16 members with most BP won in the club's own tournaments in the season, each weekly
-playing time on its own ("hver ugentlig spilleperiode for sig"), or the whole club; the next members in BP
-order take the places of those who cannot play. A tournament's playing time is the club's one active
-playing time on the tournament's weekday; with several on that day it counts only club-wide.
+Top-16 (§ 452A): "De 16 medlemmer, der i klubbens turneringer har vundet flest BP i sæsonens løb (hver
+ugentlig spilleperiode for sig), er berettigede til at deltage": the 16 members with most BP won in the club's
+own tournaments in the season, each weekly playing time on its own (the playing time the tournament records,
+``Tournament.playing_time``), or the whole club; the next members in BP order take the places of those who
+cannot play. D-Q30: who is a member is judged on the day the list is drawn up; the BP counted are all the
+player's BP from the club's tournaments of the season, also those won before joining.
 """
 
 from __future__ import annotations
@@ -84,12 +90,26 @@ class CupLine:
     won_in: int | None = None  # the season of the player's earlier bronze cup in the series (§ 451D)
 
 
-def _danish_awards(federation: Federation, kinds: tuple[str, ...], first: datetime.date, last: datetime.date):
-    """§ 451C: awards won in Denmark (foreign MP and their reversals left out) dated ``first``…``last``."""
-    return (
-        Award.objects.filter(federation=federation, kind__in=kinds, awarded_on__range=(first, last))
-        .exclude(source=Award.Source.FOREIGN)
-        .exclude(source=Award.Source.REVERSAL, reverses__source=Award.Source.FOREIGN)
+#: D-Q31: the ledger sources that are MP won in a Danish tournament (§ 451C–E): results, entries made by hand
+#: for a tournament (§ 451A) and the commission's corrections.
+WON_SOURCES = (Award.Source.RESULT, Award.Source.MANUAL, Award.Source.CORRECTION)
+#: D-Q31: entries that are not won in the period: foreign MP (§ 401B) and opening balances.
+NOT_WON_SOURCES = (Award.Source.FOREIGN, Award.Source.TRANSITION)
+
+
+def _won(prefix: str = "") -> Q:
+    """D-Q31: an entry (reached through ``prefix``) from a won source, but not a correction of an entry that
+    was not won (a corrected opening balance stays an opening balance)."""
+    return Q(**{f"{prefix}source__in": WON_SOURCES}) & ~Q(
+        **{f"{prefix}source": Award.Source.CORRECTION, f"{prefix}correction__award__source__in": NOT_WON_SOURCES}
+    )
+
+
+def _won_in_denmark(federation: Federation, kinds: tuple[str, ...], first: datetime.date, last: datetime.date):
+    """§ 451C–E with D-Q31: the entries of MP won in Danish tournaments dated ``first``…``last``, with the
+    reversals of such entries; foreign MP, opening balances and their reversals are left out."""
+    return Award.objects.filter(federation=federation, kind__in=kinds, awarded_on__range=(first, last)).filter(
+        _won() | (Q(source=Award.Source.REVERSAL) & _won("reverses__"))
     )
 
 
@@ -99,7 +119,7 @@ def cup_ranking(*, federation: Federation, cup: str, season: int, limit: int | N
     _require_dbf(federation)
     first, last = federation.scheme_info.season_dates(season)
     totals = (
-        _danish_awards(federation, CUP_KINDS[cup], first, last)
+        _won_in_denmark(federation, CUP_KINDS[cup], first, last)
         .values("player_id")
         .annotate(total=Sum("units"))
         .filter(total__gt=0)
@@ -259,17 +279,22 @@ def cup_keeper(series: CupSeries) -> Keeper:
 # --- top-16 (§ 452A) ---------------------------------------------------------------------------------------
 
 
-def tournament_playing_times(club: Club, tournaments) -> dict[int, int | None]:
-    """Tournament id → the club's playing time it belongs to: the one active playing time on its weekday,
-    else ``None`` (it then counts club-wide only)."""
-    by_day: dict[int, list[int]] = defaultdict(list)
-    for pt in PlayingTime.objects.filter(club=club, active=True):
-        by_day[pt.weekday].append(pt.pk)
-    result = {}
-    for pk, date in tournaments:
-        times = by_day.get(date.weekday(), [])
-        result[pk] = times[0] if len(times) == 1 else None
-    return result
+def members_on(club: Club, day: datetime.date):
+    """D-Q30: the club's memberships current on ``day`` (begun by then, not ended before it)."""
+    return ClubMembership.objects.filter(club=club).filter(
+        Q(since__isnull=True) | Q(since__lte=day), Q(until__isnull=True) | Q(until__gte=day)
+    )
+
+
+def top16_playing_times(club: Club, season: int) -> list[PlayingTime]:
+    """The playing times a top-16 list of ``season`` can be drawn up for (§ 452A): the club's active ones and
+    those its tournaments of the season record (a playing time given up since still has its list)."""
+    first, last = club.federation.scheme_info.season_dates(season)
+    return list(
+        PlayingTime.objects.filter(club=club)
+        .filter(Q(active=True) | Q(tournaments__date__range=(first, last), tournaments__is_current=True))
+        .distinct()
+    )
 
 
 @dataclass
@@ -282,20 +307,33 @@ class Top16Line:
 
 
 def top16(
-    *, club: Club, season: int | None = None, playing_time: PlayingTime | None = None, today=None
+    *,
+    club: Club,
+    season: int | None = None,
+    playing_time: PlayingTime | None = None,
+    on: datetime.date | None = None,
 ) -> list[Top16Line]:
-    """§ 452A: the club's current members by BP won in the club's tournaments in ``season`` (§ 451C),
-    for one playing time or club-wide: the first 16 qualify, the next members are the reserves. Members
-    tied on the 16th place all show as qualified and ``tied`` (the rules do not say; the club decides)."""
+    """§ 452A: the club's members by BP won in the club's tournaments in ``season`` (§ 451C), for one
+    playing time or club-wide: the first 16 qualify, the next members are the reserves. Members tied on the
+    16th place all show as qualified and ``tied`` (the rules do not say; the club decides).
+
+    D-Q30: "De 16 medlemmer ... er berettigede til at deltage" names who may play, so the list holds the
+    club's members on ``on``, the day it is drawn up (default today): a player who has left is not on it,
+    nor is a guest. The list may well be drawn up after the season ("Det er valgfrit, hvornår top-16
+    afvikles. Man kan fx overveje at starte sæsonen med denne turnering"), and then too it is today's
+    members who are entitled. Their BP are all those won "i klubbens turneringer ... i sæsonens løb"; the
+    rule does not restrict them to BP won while a member. "Hver ugentlig spilleperiode for sig": a playing
+    time's list counts the tournaments that record that playing time (``Tournament.playing_time``); a
+    tournament that records none counts club-wide only."""
     _require_dbf(club.federation)
     info = club.federation.scheme_info
-    season = season if season is not None else info.season_of(today or timezone.localdate())
+    on = on or timezone.localdate()
+    season = season if season is not None else info.season_of(on)
     first, last = info.season_dates(season)
     tournaments = Tournament.objects.current().filter(club=club, date__range=(first, last))
     if playing_time is not None:
-        times = tournament_playing_times(club, tournaments.values_list("pk", "date"))
-        tournaments = tournaments.filter(pk__in=[pk for pk, pt in times.items() if pt == playing_time.pk])
-    members = ClubMembership.objects.filter(club=club).filter(Q(until__isnull=True) | Q(until__gte=first))
+        tournaments = tournaments.filter(playing_time=playing_time)
+    members = members_on(club, on)
     totals = list(
         Award.objects.filter(
             kind="BP", player_id__in=members.values("player_id"), tournament_id__in=tournaments.values("pk")

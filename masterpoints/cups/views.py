@@ -18,7 +18,16 @@ from clubs.models import Club
 from federation.models import Federation, Player
 from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, season_number
 from federation.selectors import federation_asked
-from masterpoints.cups.services import Cup, cup_decision, cup_keeper, cup_ranking, cup_win_record, series_for, top16
+from masterpoints.cups.services import (
+    Cup,
+    cup_decision,
+    cup_keeper,
+    cup_ranking,
+    cup_win_record,
+    series_for,
+    top16,
+    top16_playing_times,
+)
 from masterpoints.numbers import shown_units
 from masterpoints.public.tables import shown_name
 from office.access import can_act_for_club, is_secretariat
@@ -151,7 +160,7 @@ def top16_list(request, pk: int):
         chosen = _int(request.GET.get("playing_time"), 0)
     except BadParameter as error:
         return bad_request(request, error)
-    playing_times = list(club.playing_times.filter(active=True))
+    playing_times = top16_playing_times(club, season)
     playing_time = next((pt for pt in playing_times if pt.pk == chosen), None)
     see_hidden = can_act_for_club(request.user, club)
     lines = top16(club=club, season=season, playing_time=playing_time)

@@ -13,7 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.admin_actions import decide_with_reason
 from federation.admin_base import FederationScopedAdmin
+from masterpoints.engine.common import KIND_DECIMALS
 from masterpoints.foreign.services import (
+    conversion_factor_check,
     foreign_conversion_delete,
     foreign_conversion_save,
     foreign_points_approve,
@@ -21,6 +23,7 @@ from masterpoints.foreign.services import (
     registration_units,
 )
 from masterpoints.models import ForeignConversion, ForeignPoints
+from masterpoints.numbers import kind_label, shown_units
 
 
 class ForeignConversionForm(forms.ModelForm):
@@ -33,6 +36,14 @@ class ForeignConversionForm(forms.ModelForm):
         if not federation.scheme_info.foreign_points:
             raise forms.ValidationError(_("Foreign MP are a DBf rule (§ 401B); choose a DBf federation."))
         return federation
+
+    def clean_factor(self):
+        factor = self.cleaned_data["factor"]
+        try:
+            conversion_factor_check(factor)
+        except ValidationError as error:
+            raise forms.ValidationError(error.messages) from None
+        return factor
 
 
 @admin.register(ForeignConversion)
@@ -90,13 +101,24 @@ class ForeignPointsAdmin(FederationScopedAdmin):
 
     federation_paths = ("player__federation",)  # the service sets ``federation`` from the player
     form = ForeignPointsForm
-    list_display = ["player", "country", "foreign_amount", "foreign_kind", "earned_on", "status", "award"]
+    list_display = ["player", "country", "foreign_amount", "foreign_kind", "earned_on", "status", "posted"]
     list_filter = ["status", "country", "federation"]
     search_fields = ["player__number", "player__last_name", "event"]
     date_hierarchy = "earned_on"
     list_select_related = ["player", "award"]
     raw_id_fields = ["player"]
     actions = ["approve", "refuse"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("status", "posted") if obj is not None else ()
+
+    @admin.display(description=_("posted"))
+    def posted(self, obj):
+        """The posted award as the player page shows it: the DBf kind's decimals (§ 402, "SP ... med én
+        decimal"), never the ledger's units (6 units of SP are 0.6 SP)."""
+        if obj.award is None:
+            return None
+        return f"{shown_units(obj.award.units, KIND_DECIMALS[obj.award.kind])} {kind_label(obj.award.kind)}"
 
     def has_change_permission(self, request, obj=None):
         return obj is None and super().has_change_permission(request, obj)

@@ -12,8 +12,9 @@ from federation.models import Federation, Player
 
 class ForeignConversion(models.Model):
     """One row of the Swedish or Norwegian conversion table (§ 401B: the rules print none; the secretariat
-    keeps it). ``units`` of the foreign kind (with ``foreign_decimals`` decimals) times ``factor`` give
-    units of ``dbf_kind``, rounded up (§ 402)."""
+    keeps it). D-Q32: an amount of the foreign kind (written with up to ``foreign_decimals`` decimals) times
+    ``factor`` gives the amount of ``dbf_kind``, rounded up to that kind's decimals (§ 402): at 0.5, 12
+    Swedish points are 6.0 SP."""
 
     COUNTRIES = [("SE", _("Sweden")), ("NO", _("Norway"))]
 
@@ -27,7 +28,10 @@ class ForeignConversion(models.Model):
         choices=[("BP", _("bronze (BP)")), ("SP", _("silver (SP)")), ("GP", _("gold (GP)"))],
     )
     factor = models.DecimalField(
-        _("factor"), max_digits=12, decimal_places=6, help_text=_("DBf units per foreign unit.")
+        _("factor"),
+        max_digits=12,
+        decimal_places=6,
+        help_text=_("DBf points per foreign point (§ 401B): at 0.5, 12 foreign points are 6 DBf points."),
     )
 
     class Meta:

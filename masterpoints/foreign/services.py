@@ -32,6 +32,12 @@ from office.access import is_secretariat
 #: Countries whose MP are registered without conversion (§ 401B) and those converted by the table.
 UNCONVERTED = ("FO", "IS")
 CONVERTED = ("SE", "NO")
+#: No one registration of foreign MP comes near 10,000 points of one kind (a title ladder tops out in the
+#: hundreds of MP): a larger amount is a typing error, and the converted award must fit the ledger's units.
+MAX_AMOUNT = 10_000
+#: The Nordic systems "ligner hinanden meget" (§ 401B): a factor above 100 DBf points per foreign point is
+#: a typing error. With :data:`MAX_AMOUNT` an award stays below 10**8 units.
+MAX_FACTOR = 100
 
 REFUSALS = {
     "NOT_DBF": _("Foreign MP are registered under DBf's rules (§ 401B); this federation has no such rule."),
@@ -42,6 +48,10 @@ REFUSALS = {
     ),
     "AMOUNT_NOT_POSITIVE": _("The amount must be a number above 0."),
     "AMOUNT_PRECISION": _("%(kind)s has %(decimals)s decimals; %(amount)s has more."),
+    "AMOUNT_TOO_LARGE": _("%(amount)s %(kind)s is more than one registration holds: at most %(maximum)s."),
+    "FACTOR_OUT_OF_RANGE": _(
+        "The factor is DBf points per foreign point (§ 401B): above 0 and at most %(maximum)s, not %(factor)s."
+    ),
     "EARNED_IN_FUTURE": _("The points cannot have been won after today."),
     "ALREADY_DECIDED": _("This registration was already decided: %(status)s."),
     "REASON_REQUIRED": _("Give the reason for refusing the registration."),
@@ -58,14 +68,29 @@ def _check_secretariat(actor, federation: Federation) -> None:
         raise refusal("NOT_DBF")
 
 
+def conversion_factor_check(factor: Decimal) -> None:
+    """Refuse a factor that is no conversion of points (D-Q32): at most :data:`MAX_FACTOR`, above 0."""
+    if not 0 < factor <= MAX_FACTOR:
+        raise refusal("FACTOR_OUT_OF_RANGE", maximum=MAX_FACTOR, factor=factor)
+
+
+def units_factor(row: ForeignConversion) -> Fraction:
+    """D-Q32: the secretariat's factor converts amounts ("omregning", § 401B): ``factor`` DBf points of
+    ``dbf_kind`` per point of the foreign kind, so 12 Swedish points at 0.5 are 6 SP. The engine multiplies
+    ledger units (§ 402: 1 BP, 0.1 SP, 0.01 GP; "10 sølvpoint = 1 mesterpoint", "SP beregnes ... med én
+    decimal"), so the factor is rescaled by both kinds' decimals: how many decimals a foreign amount may
+    have must never change what it is worth."""
+    return Fraction(row.factor) * 10 ** KIND_DECIMALS[row.dbf_kind] / 10**row.foreign_decimals
+
+
 def conversion_rules(federation: Federation, on_date: datetime.date):
     """The federation's rule set with the Swedish and Norwegian tables taken from the secretariat's rows
-    (Faroese and Icelandic stay 1:1 as the rule set has them, § 401B)."""
+    (D-Q32, in units), while Faroese and Icelandic stay 1:1 as the rule set has them (§ 401B)."""
     rules = rules_for(federation, on_date)
     table = dict(rules.foreign_conversion)
     rows: dict[str, list] = {}
     for row in ForeignConversion.objects.filter(federation=federation, country__in=CONVERTED):
-        rows.setdefault(row.country, []).append((row.foreign_kind, (row.dbf_kind, Fraction(row.factor))))
+        rows.setdefault(row.country, []).append((row.foreign_kind, (row.dbf_kind, units_factor(row))))
     table.update({country: tuple(kinds) for country, kinds in rows.items()})
     return dataclasses.replace(rules, foreign_conversion=tuple(table.items()))
 
@@ -88,6 +113,8 @@ def _units(amount, decimals: int, kind: str) -> int:
         raise refusal("AMOUNT_NOT_POSITIVE") from None
     if not value.is_finite() or value <= 0:
         raise refusal("AMOUNT_NOT_POSITIVE")
+    if value > MAX_AMOUNT:
+        raise refusal("AMOUNT_TOO_LARGE", amount=amount, kind=kind, maximum=MAX_AMOUNT)
     units = value.scaleb(decimals)
     if units != units.to_integral_value():
         raise refusal("AMOUNT_PRECISION", kind=kind, decimals=decimals, amount=amount)
@@ -263,6 +290,7 @@ def foreign_points_approve(*, actor, registration: ForeignPoints, approve: bool,
 def foreign_conversion_save(*, actor, row: ForeignConversion) -> ForeignConversion:
     """Add or change a row of the Swedish/Norwegian conversion table (§ 401B)."""
     _check_secretariat(actor, row.federation)
+    conversion_factor_check(Decimal(row.factor))
     created = row.pk is None
     row.save()
     audit_record(

@@ -9,7 +9,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
 from clubs.models import ClubMembership, PlayingTime
+from demo.seasons import _opening_balances
 from federation.models import AuditEvent
+from masterpoints.corrections.services import correction_decide, correction_request_file
 from masterpoints.cups.services import cup_keeper, cup_ranking, cup_win_record, top16
 from masterpoints.models import CupSeries, CupWin
 from tests.factories import make_player, post_award
@@ -66,6 +68,39 @@ def test_the_bronze_cup_counts_bp_and_the_gold_cup_every_mp_451d_451e(world):
     assert cup_ranking(federation=world.dbf, cup="bronze", season=2024)[0].player == a
     gold_lines = cup_ranking(federation=world.dbf, cup="gold", season=2024)
     assert [(line.player.number, line.units) for line in gold_lines] == [("2", 350), ("1", 300)]
+
+
+def test_the_cups_and_their_report_leave_out_opening_balances_d_q31_451c(
+    client, world, personas, bronze, gold, monkeypatch
+):
+    """§ 451C "MP vundet i Danmark i perioden", § 451D–E "i perioden har erhvervet og fået registreret"
+    (D-Q31): opening balances brought from the previous system (the demo's and the transition imports'
+    ``source="transition"`` entries, dated in the season) and a correction of one are not won in the season;
+    tournament results and the commission's corrections of them are. Through the ledger, the correction
+    service and the secretariat's report."""
+    from django.utils import timezone
+
+    karen, ole = world.player, player(world, "2")
+    _opening_balances(world.dbf, S24)  # the demo's opening entries, for every player that brings one
+    opening = post(karen, 5000, source="transition")
+    event = club_event(world, S24)
+    post(karen, 100, source="result", tournament=event)
+    won = post(ole, 200, source="result", tournament=event)
+    monkeypatch.setattr(timezone, "localdate", lambda: datetime.date(2025, 1, 10))
+    for actor, target, units in ((personas.player, {"award": opening}, 300), (personas.director_a, {"award": won}, 20)):
+        request = correction_request_file(actor=actor, player=target["award"].player, text="Saldo", **target)
+        correction_decide(
+            actor=personas.commission, correction=request, grant=True, reason="Rettet", adjustments=[("BP", units)]
+        )
+    monkeypatch.setattr(timezone, "localdate", lambda: AFTER)
+    for cup in ("bronze", "gold"):
+        lines = cup_ranking(federation=world.dbf, cup=cup, season=2024)
+        assert [(line.player, line.units) for line in lines] == [(ole, 220), (karen, 100)]
+    client.force_login(personas.secretariat)
+    page = client.get(reverse("cups:report") + "?season=2024").content.decode()
+    assert f"<td>{ole}</td><td>220</td>" in page and f"<td>{karen}</td><td>100</td>" in page
+    assert f"<td>{ole}</td><td>2.20</td>" in page  # the gold cup in MP (§ 451E)
+    assert f"{ole} (220)" in page
 
 
 # --- recording winners ---------------------------------------------------------------------------------------
@@ -198,24 +233,28 @@ def test_a_former_bronze_winner_cannot_be_named_the_winner_451d(world, personas,
 # --- top-16 (§ 452A) ---------------------------------------------------------------------------------------
 
 
-def club_event(world, day, club=None):
+def club_event(world, day, club=None, playing_time=None):
+    """A confirmed club pairs tournament on ``day``, recording the club playing time it was played in."""
+    club = club or world.club_a
     return Tournament.objects.create(
         federation=world.dbf,
         organiser_kind="club",
-        club=club or world.club_a,
-        name=f"Klubaften {day}",
-        event_key=f"club:{(club or world.club_a).number}|{day}",
+        club=club,
+        name=f"Klubaften {day} {playing_time or ''}",
+        event_key=f"club:{club.number}|{day}|{playing_time and playing_time.pk}",
         date=day,
         form="pairs",
         category="BP",
         boards=24,
+        playing_time=playing_time,
     )
 
 
 def test_top16_takes_the_members_bp_from_the_clubs_own_tournaments_per_playing_time_452a(world):
     monday = PlayingTime.objects.create(club=world.club_a, weekday=0, part_of_day="evening")
-    PlayingTime.objects.create(club=world.club_a, weekday=3, part_of_day="evening")
-    mon, thu = club_event(world, datetime.date(2024, 9, 2)), club_event(world, datetime.date(2024, 9, 5))
+    thursday = PlayingTime.objects.create(club=world.club_a, weekday=3, part_of_day="evening")
+    mon = club_event(world, datetime.date(2024, 9, 2), playing_time=monday)
+    thu = club_event(world, datetime.date(2024, 9, 5), playing_time=thursday)
     elsewhere = club_event(world, datetime.date(2024, 9, 2), club=world.club_b)
     members = [player(world, str(100 + i)) for i in range(20)]
     for i, p in enumerate(members):
@@ -241,6 +280,81 @@ def test_members_tied_on_the_16th_place_are_all_shown_qualified_and_tied_452a(wo
     lines = top16(club=world.club_a, season=2024)
     assert sum(line.qualified for line in lines) == 18
     assert [line.tied for line in lines[15:]] == [True, True, True] and lines[15].place == 16
+
+
+def member(world, number, **dates):
+    """A player who is (or was) a member of club A, ``since``/``until`` as given."""
+    p = player(world, number)
+    ClubMembership.objects.create(player=p, club=world.club_a, **dates)
+    return p
+
+
+def test_top16_holds_the_clubs_members_on_the_day_it_is_drawn_up_with_all_their_bp_d_q30_452a(
+    client, world, monkeypatch
+):
+    """§ 452A "De 16 medlemmer, der i klubbens turneringer har vundet flest BP i sæsonens løb ... er
+    berettigede til at deltage" (D-Q30): a member who left the club during the season is not on a list drawn
+    up after leaving, however many BP; one who joined during the season is, with the BP won in the club's
+    tournaments before joining; a guest never is."""
+    from django.utils import timezone
+
+    autumn = club_event(world, datetime.date(2024, 9, 2))
+    stayed = member(world, "301", since=datetime.date(2020, 1, 1))
+    left = member(world, "302", since=datetime.date(2020, 1, 1), until=datetime.date(2024, 12, 31))
+    joined = member(world, "303", since=datetime.date(2025, 1, 1))
+    guest = player(world, "304")
+    for p, units in ((stayed, 40), (left, 90), (joined, 60), (guest, 80)):
+        post(p, units, source="result", tournament=autumn)
+    spring = datetime.date(2025, 3, 1)
+    lines = top16(club=world.club_a, season=2024, on=spring)
+    assert [(line.player, line.bp, line.place) for line in lines] == [(joined, 60, 1), (stayed, 40, 2)]
+    before = top16(club=world.club_a, season=2024, on=datetime.date(2024, 12, 1))
+    assert [line.player for line in before] == [left, stayed]
+    monkeypatch.setattr(timezone, "localdate", lambda: spring)
+    page = client.get(reverse("cups:top16", args=[world.club_a.pk]) + "?season=2024").content.decode()
+    assert "P L303" in page and "P L301" in page
+    assert "P L302" not in page and "P L304" not in page
+
+
+def test_two_playing_times_on_one_weekday_each_have_their_own_top16_452a(client, world):
+    """§ 452A "hver ugentlig spilleperiode for sig": Monday afternoon and Monday evening are two lists, each
+    counting the tournaments that record it; the whole club counts them all, and a tournament that records
+    no playing time counts club-wide only."""
+    afternoon = PlayingTime.objects.create(club=world.club_a, weekday=0, part_of_day="afternoon")
+    evening = PlayingTime.objects.create(club=world.club_a, weekday=0, part_of_day="evening")
+    monday = datetime.date(2024, 9, 2)
+    early, late = club_event(world, monday, playing_time=afternoon), club_event(world, monday, playing_time=evening)
+    unrecorded = club_event(world, datetime.date(2024, 9, 9))
+    a, e, both = member(world, "401"), member(world, "402"), member(world, "403")
+    post(a, 70, source="result", tournament=early)
+    post(e, 50, source="result", tournament=late)
+    post(both, 30, source="result", tournament=early)
+    post(both, 45, source="result", tournament=late)
+    post(e, 100, source="result", tournament=unrecorded)
+
+    def listed(playing_time=None):
+        lines = top16(club=world.club_a, season=2024, playing_time=playing_time)
+        return [(line.player, line.bp) for line in lines]
+
+    assert listed(afternoon) == [(a, 70), (both, 30)]
+    assert listed(evening) == [(e, 50), (both, 45)]
+    assert listed() == [(e, 150), (both, 75), (a, 70)]
+    url = reverse("cups:top16", args=[world.club_a.pk]) + f"?season=2024&playing_time={evening.pk}"
+    page = client.get(url).content.decode()
+    assert "P L402" in page and "P L403" in page and "P L401" not in page
+    assert f'<option value="{afternoon.pk}">' in page and f'<option value="{evening.pk}" selected>' in page
+
+
+def test_a_playing_time_given_up_keeps_its_top16_for_the_seasons_it_was_played_452a(client, world):
+    """§ 452A "hver ugentlig spilleperiode for sig": a playing time the club has since given up is still
+    offered for the season its tournaments record it in, and not for a season without them."""
+    gone = PlayingTime.objects.create(club=world.club_a, weekday=2, part_of_day="afternoon", active=False)
+    event = club_event(world, datetime.date(2024, 9, 4), playing_time=gone)
+    post(member(world, "501"), 30, source="result", tournament=event)
+    url = reverse("cups:top16", args=[world.club_a.pk])
+    page = client.get(url + f"?season=2024&playing_time={gone.pk}").content.decode()
+    assert f'<option value="{gone.pk}" selected>' in page and "P L501" in page
+    assert f'<option value="{gone.pk}"' not in client.get(url + "?season=2023").content.decode()
 
 
 def test_top16_lists_are_dbfs(world):

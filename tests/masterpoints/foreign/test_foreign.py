@@ -161,3 +161,95 @@ def test_the_admin_form_sent_three_times_posts_one_award(client, personas, world
     assert answers == [302, 302, 302]
     assert ForeignPoints.objects.count() == 1
     assert Award.objects.filter(player=world.player, source=Award.Source.FOREIGN).count() == 1
+
+
+def swedish_silver(world, *, kind="silverpoäng", decimals=0, factor="0.5") -> ForeignConversion:
+    return ForeignConversion.objects.create(
+        federation=world.dbf,
+        country="SE",
+        foreign_kind=kind,
+        foreign_decimals=decimals,
+        dbf_kind="SP",
+        factor=Decimal(factor),
+    )
+
+
+@pytest.mark.parametrize(
+    ("decimals", "amount", "factor", "units"),
+    [(0, "12", "0.5", 60), (1, "12.0", "0.5", 60), (0, "7", "0.33", 24), (2, "0.05", "1", 1)],
+)
+def test_the_factor_converts_amounts_whatever_the_foreign_kinds_decimals_d_q32_401b(
+    world, personas, decimals, amount, factor, units
+):
+    """D-Q32 (§ 401B "omregning"; § 402 "10 sølvpoint = 1 mesterpoint", "SP beregnes og oprundes til tal med
+    én decimal"): the factor is DBf points per foreign point, so 12 Swedish points at 0.5 are 6.0 SP (60
+    units of 0.1 SP) however many decimals the Swedish kind is written with; 7 at 0.33 are 2.31 SP, rounded
+    up to 2.4 SP; 0.05 at 1 is rounded up to 0.1 SP."""
+    swedish_silver(world, decimals=decimals, factor=factor)
+    registration = register(personas, world, country="SE", kind="silverpoäng", amount=amount)
+    award = foreign_points_approve(actor=personas.secretariat, registration=registration, approve=True)
+    assert (award.kind, award.units) == ("SP", units)
+
+
+def test_the_secretariats_admin_form_the_ledger_and_the_player_page_show_the_same_amount_d_q32_401b(
+    client, personas, world, django_capture_on_commit_callbacks
+):
+    """D-Q32 (§ 401B, § 402): the secretariat enters the table row and 12 Swedish points in the admin and
+    approves them there; the ledger holds 6.0 SP (60 units of 0.1 SP), and the admin's list, the
+    registration's page and the player's page all show 6.0 SP — the ledger's units are never shown as SP."""
+    client.force_login(personas.secretariat)
+    row = {
+        "federation": world.dbf.pk,
+        "country": "SE",
+        "foreign_kind": "silverpoäng",
+        "foreign_decimals": "0",
+        "dbf_kind": "SP",
+        "factor": "0.5",
+    }
+    assert client.post("/admin/masterpoints/foreignconversion/add/", row).status_code == 302
+    fields = {
+        "player": world.player.pk,
+        "country": "SE",
+        "foreign_kind": "silverpoäng",
+        "foreign_amount": "12",
+        "earned_on": WON.isoformat(),
+        "event": "Svenska Bridgefestivalen",
+        "form_token": str(uuid.uuid4()),
+    }
+    assert client.post("/admin/masterpoints/foreignpoints/add/", fields).status_code == 302
+    registration = ForeignPoints.objects.get()
+    decision = {"action": "approve", "_selected_action": [registration.pk], "apply": "1", "reason": ""}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post("/admin/masterpoints/foreignpoints/", decision).status_code == 302
+    award = Award.objects.get(player=world.player, source=Award.Source.FOREIGN)
+    assert (award.kind, award.units, award.amount) == ("SP", 60, "6.0")
+    listing = client.get("/admin/masterpoints/foreignpoints/").content.decode()
+    assert '<td class="field-posted">6.0 SP</td>' in listing
+    assert "6.0 SP" in client.get(f"/admin/masterpoints/foreignpoints/{registration.pk}/change/").content.decode()
+    page = client.get(f"/players/dbf/{world.player.number}/").content.decode()
+    assert '<td class="num">6.0 SP</td>' in page
+    assert "<dt>SP</dt><dd>6.0</dd>" in page
+
+
+def test_one_registration_holds_at_most_10000_points(world, personas):
+    """Every number from outside has a bound (design.md): above 10,000 points is a typing error, refused
+    with the bound, and no award is posted."""
+    assert refused(personas, world, kind="BP", amount="10001") == "AMOUNT_TOO_LARGE"
+    assert register(personas, world, kind="BP", amount="10000").award.units == 10_000
+
+
+def test_the_admin_refuses_a_factor_that_is_no_conversion_of_points_d_q32_401b(client, personas, world):
+    """D-Q32: the factor is DBf points per foreign point, above 0 and at most 100; the admin form says so
+    and saves nothing."""
+    client.force_login(personas.secretariat)
+    row = {
+        "federation": world.dbf.pk,
+        "country": "NO",
+        "foreign_kind": "mesterpoeng",
+        "foreign_decimals": "0",
+        "dbf_kind": "GP",
+        "factor": "250",
+    }
+    page = client.post("/admin/masterpoints/foreignconversion/add/", row).content.decode()
+    assert "at most 100, not 250" in page
+    assert not ForeignConversion.objects.exists()
