@@ -39,6 +39,7 @@ def _reupload(federation: Federation, old: Tournament) -> int:
         organiser_kind=old.organiser_kind,
         club=old.club,
         region=old.region,
+        playing_time=old.playing_time,
         name=f"{old.name}{DEMO_PROFILES[federation.scheme].correction_suffix}",
         event_key=old.event_key,
         date=old.date,

@@ -122,12 +122,24 @@ def _hosts(federation: Federation) -> dict[str, list[DemoHost]]:
     return hosts
 
 
+def _playing_times(federation: Federation) -> dict[tuple[int, int], int]:
+    """(club, weekday) → the club's first playing time that weekday: the session a demo club event records
+    (§ 452A)."""
+    sessions: dict[tuple[int, int], int] = {}
+    for pk, club_id, weekday in PlayingTime.objects.filter(club__federation=federation).values_list(
+        "pk", "club_id", "weekday"
+    ):
+        sessions.setdefault((club_id, weekday), pk)
+    return sessions
+
+
 def _write_events(
     federation: Federation, season: int, events: Sequence[DemoEvent], scales: DemoScales, *, detailed_from: int
 ) -> int:
     """Write the tournaments (bulk) and their awards (COPY on PostgreSQL), with full results for the events
     from ``detailed_from`` on; returns the number of awards."""
     profile = DEMO_PROFILES[federation.scheme]
+    sessions = _playing_times(federation)
     tournaments = Tournament.objects.bulk_create(
         [
             Tournament(
@@ -135,6 +147,9 @@ def _write_events(
                 organiser_kind=event.host.organiser,
                 club_id=event.host.index if event.host.organiser == "club" else None,
                 region_id=event.host.index if event.host.organiser == "district" else None,
+                playing_time_id=sessions.get((event.host.index, event.day.weekday()))
+                if event.host.organiser == "club"
+                else None,
                 name=f"{profile.tournament_names[event.host.organiser]} {event.day:%d.%m.%Y}",
                 event_key=f"demo:{season}:{number}",
                 date=event.day,

@@ -81,7 +81,7 @@ class Award(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.units} {self.kind}"
+        return f"{self.player} {self.amount} {self.kind}"
 
     @property
     def amount(self) -> str:

@@ -57,3 +57,17 @@ def test_the_admin_superuser_exists_only_in_debug(db, settings, django_user_mode
     settings.DEBUG = True
     call_command("seed_demo", players=5, clubs=2, hbs_players=5, verbosity=0)
     assert django_user_model.objects.get(username="admin").is_superuser
+
+
+def test_demo_club_tournaments_record_a_playing_time_of_their_club_on_their_weekday_452a(db):
+    """§ 452A counts top-16 lists per weekly playing time, from the playing time a tournament records: the
+    demo's club events record one of their club's, on their weekday, so the per-playing-time lists fill."""
+    from tournaments.models import Tournament
+
+    call_command("seed_demo", players=120, clubs=8, hbs_players=40, verbosity=0)
+    club_events = Tournament.objects.filter(organiser_kind="club").select_related("playing_time")
+    assert club_events.exists()
+    for tournament in club_events:
+        assert tournament.playing_time is not None, tournament
+        assert tournament.playing_time.club_id == tournament.club_id
+        assert tournament.playing_time.weekday == tournament.date.weekday()

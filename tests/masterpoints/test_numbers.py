@@ -32,3 +32,12 @@ def test_the_template_filters_write_amounts_and_units_as_the_reader_does():
         assert template.render(Context({"amount": "30.7", "units": 1234})) == "30,7 / 12,34"
     with translation.override("en"):
         assert template.render(Context({"amount": "30.7", "units": 1234})) == "30.7 / 12.34"
+
+
+def test_an_award_names_itself_in_its_kinds_decimals_402(world):
+    """§ 402: SP carry one decimal, GP two. An award shown by name (admin lists, foreign keys) reads 6.0 SP for
+    60 ledger units, as the player page does, never the raw units."""
+    from tests.factories import post_award
+
+    assert str(post_award(world.player, "SP", 60)).endswith(" 6.0 SP")
+    assert str(post_award(world.player, "GP", 267)).endswith(" 2.67 GP")
