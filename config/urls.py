@@ -31,6 +31,7 @@ admin.site.__class__ = OfficeAdminSite
 urlpatterns = [
     path("", include("federation.urls")),
     path("office/", include("office.urls")),
+    path("office/awards/", include("masterpoints.office_entry.urls")),
     path("clubs/", include("clubs.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("tournaments/", include("masterpoints.uploads.urls")),

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from masterpoints.engine.common import KIND_DECIMALS
 from masterpoints.engine.dbf import rules as dbf_rules
+from masterpoints.engine.dbf.tables import OFFICE_FORMS as DBF_OFFICE_FORMS
 from masterpoints.engine.hbs import rules as hbs_rules
 from masterpoints.engine.ladders import DbfLadder, HbsLadder
 
@@ -66,6 +67,10 @@ class SchemeInfo:
     #: The upload adapter that turns a checked file into the engine's input (``module.function``, called
     #: with the preview; a dotted path because the uploads sit above this registry).
     scoring_adapter: str
+    #: The tournament forms the secretariat enters because no upload reaches them (DBf § 451A, D-Q33; empty:
+    #: the scheme has none) and the adapter that scores such an entry (``module.function``, as above).
+    office_forms: tuple[Any, ...]
+    office_scoring_adapter: str
     #: HBS publishes only the official list by default (rule 3; guests on request, rule 4).
     official_list_by_default: bool
     #: Workflows of the scheme's rule book.
@@ -151,6 +156,8 @@ SCHEMES: dict[str, SchemeInfo] = {
         fallback_encodings=("cp1252", "iso8859-15", "cp1250"),
         award_rule=_("§ 403: clubs award BP, districts and circles SP, DBf GP; more needs a sanction (§ 403A–B)."),
         scoring_adapter="masterpoints.uploads.scoring.score_dbf",
+        office_forms=DBF_OFFICE_FORMS,
+        office_scoring_adapter="masterpoints.office_entry.scoring.score_dbf_office",
         official_list_by_default=False,
         sanctions=True,
         foreign_points=True,
@@ -222,6 +229,8 @@ SCHEMES: dict[str, SchemeInfo] = {
             "H-1: an unlisted event awards black points; other kinds come from the list of recognised tournaments."
         ),
         scoring_adapter="masterpoints.uploads.scoring.score_hbs",
+        office_forms=(),
+        office_scoring_adapter="",
         official_list_by_default=True,
         sanctions=False,
         foreign_points=False,

@@ -29,7 +29,10 @@ class ScoringResult:
 
 def compute(preview: Preview) -> ScoringResult:
     """Every player's awards for the preview's event under the rule set valid on its date, by the scheme's
-    adapter (``federation.schemes``: :func:`score_dbf` or :func:`score_hbs`)."""
+    adapter (``federation.schemes``: :func:`score_dbf` or :func:`score_hbs`), or by its office adapter for a
+    form the secretariat entered (``facts["office_form"]``, § 451A, D-Q33)."""
+    if preview.upload.facts.get("office_form"):
+        return import_string(preview.scheme.office_scoring_adapter)(preview)
     return import_string(preview.scheme.scoring_adapter)(preview)
 
 

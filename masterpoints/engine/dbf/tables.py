@@ -189,3 +189,65 @@ TITLES = (
     TitleRung("stormester", 2, "gp", F(2000), F(250)),
     TitleRung("stormester", 3, "gp", F(4000), F(250)),
 )
+
+
+# --- tournament forms the office enters (§ 451A, D-Q33) -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OfficeForm:
+    """A tournament form no results upload reaches, which the secretariat enters by its facts and places and
+    the engine computes by the section's own table (§ 451A second paragraph: "Hvis turneringsformen ikke på
+    forhånd er lagt ind i BC, skal turneringsarrangøren selv udregne uddelingen af MP"; D-Q33).
+
+    ``entry`` is how the places are entered: ``"pairs"`` (a ranking of pairs, computed by
+    :func:`~masterpoints.engine.dbf.events.pair_event_awards` with ``special``), ``"teams"`` (a ranking of
+    teams with their won and drawn matches, § 414B–G, by the team table ``table``) or ``"cup"`` (the matches
+    each team won, by round, § 414H, by the cup table ``table``). ``pair_bonus``: the § 406B2 bonus is paid
+    (§ 433B2b). ``section`` is cited on every award the form gives.
+    """
+
+    code: str
+    section: str
+    entry: str
+    category: str
+    special: str = "standard"
+    table: str = ""
+    pair_bonus: bool = False
+
+
+OFFICE_FORMS: tuple[OfficeForm, ...] = (
+    OfficeForm("dm_open_superliga", "§ 434A1a", "pairs", "GP", special="dm_open_superliga"),
+    OfficeForm("dm_open_1st_division", "§ 434A1b", "pairs", "GP", special="dm_open_1st_division"),
+    OfficeForm("dm_open_2nd_division", "§ 434A1c", "pairs", "GP", special="dm_open_2nd_division"),
+    OfficeForm("dm_mixed_a", "§ 434A2a", "pairs", "GP", special="dm_mixed_a"),
+    OfficeForm("dm_mixed_b", "§ 434A2b", "pairs", "GP", special="dm_mixed_b"),
+    OfficeForm("dm_women", "§ 434A3", "pairs", "GP", special="dm_women"),
+    OfficeForm("dm_senior", "§ 434A4", "pairs", "GP", special="dm_senior"),
+    # § 434A5–6: NS and EW are ranked apart ("rangeres hver for sig"): one entry per direction.
+    OfficeForm("klubsolv_national", "§ 434A5", "pairs", "GP", special="simultaneous_national"),
+    OfficeForm("handicap_national", "§ 434A6", "pairs", "GP", special="simultaneous_national"),
+    OfficeForm("junior_pairs_final_sp", "§ 433B2", "pairs", "SP", special="junior_pairs_final", pair_bonus=True),
+    OfficeForm("junior_pairs_final_gp", "§ 433B2c", "pairs", "GP", special="junior_pairs_final"),
+    # § 433C: "I den bedste række uddeles SP efter de almene regler. I den næstbedste række uddeles BP".
+    OfficeForm("school_pairs_best", "§ 433C", "pairs", "SP"),
+    OfficeForm("school_pairs_second", "§ 433C", "pairs", "BP"),
+    OfficeForm("beginners_qualifier", "§ 433D2a", "pairs", "SP", special="beginners_qualifier"),
+    OfficeForm("beginners_final", "§ 433D2b", "pairs", "SP", special="beginners_final"),
+    OfficeForm("gp_division", "§ 414B", "teams", "GP", table="gp_division"),
+    OfficeForm("gp_women_division", "§ 414C", "teams", "GP", table="gp_women_division"),
+    OfficeForm("gp_dm_junior", "§ 414D", "teams", "GP", table="gp_dm_junior"),
+    OfficeForm("gp_dm_senior", "§ 414E", "teams", "GP", table="gp_dm_senior"),
+    OfficeForm("gp_dm_mixed", "§ 414F", "teams", "GP", table="gp_dm_mixed"),
+    OfficeForm("gp_dm_club", "§ 414G", "teams", "GP", table="gp_dm_club"),
+    OfficeForm("gp_cup_main", "§ 414H2", "cup", "GP", table="gp_cup_main"),
+    OfficeForm("gp_cup_breadth", "§ 414H3", "cup", "GP", table="gp_cup_breadth"),
+)
+
+
+def office_form(code: str) -> OfficeForm:
+    """The office form named ``code``; ``KeyError`` when there is none."""
+    for form in OFFICE_FORMS:
+        if form.code == code:
+            return form
+    raise KeyError(code)
