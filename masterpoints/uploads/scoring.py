@@ -161,7 +161,11 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
     facts, event = preview.upload.facts, preview.event
     table = DBF_TEAM_TABLES.get(facts["category"])
     if table is None:
-        raise RequestError("category", "GP team events pay by their own table (§ 414): enter them through the office")
+        raise RequestError(
+            "category",
+            "GP team events pay by their own table (§ 414): the secretariat enters them under My office → "
+            "Awards entered by the office (/office/awards/new/, § 451A)",
+        )
     lines_of = {line.entry.number: line for group in preview.groups for line in group.entries}
     matches = []
     seen = set()

@@ -83,3 +83,23 @@ def test_a_half_sanction_halves_every_match_of_a_clubs_sp_team_tournament_403b2(
     assert full.keys() == half.keys() and max(full.values()) > 0
     assert all(half[key] == -(-full[key] // 2) for key in full)
     assert any(half[key] < full[key] for key in full)
+
+
+def test_a_gp_team_upload_is_sent_to_the_office_entry_page_414_451a(world, personas, monkeypatch):
+    """§ 414 GP team events pay by their own tables, which no results file carries: the preview's refusal says
+    where the secretariat enters them (§ 451A second paragraph), so the director knows whom to ask."""
+    from tournaments.sanctions import selectors as sanctions
+
+    monkeypatch.setattr(sanctions, "event_sanction", lambda **_kwargs: sanctions.EventSanction(kind="GP"))
+    data = EXAMPLE.read_bytes().replace(b"club_id;1201", f"club_id;{world.club_a.number}".encode())
+    created = results_upload_create(
+        actor=personas.director_a,
+        federation=world.dbf,
+        club=world.club_a,
+        region=None,
+        data=data,
+        filename="teams-gp.csv",
+        facts={"organiser_kind": "club", "category": "GP", "form": "", "boards": None},
+    )
+    messages = " ".join(str(issue.message) for issue in build_preview(created).issues)
+    assert "§ 414" in messages and "/office/awards/new/" in messages
