@@ -12,7 +12,7 @@ from demo.profiles import DEMO_PROFILES
 from federation.models import Federation
 from masterpoints.ledger import awards_reverse_tournament
 from masterpoints.models import Award
-from tournaments.models import Tournament
+from tournaments.models import Entry, Participation, RankingGroup, Tournament
 
 
 def corrections_create(federation: Federation) -> int:
@@ -27,8 +27,8 @@ def corrections_create(federation: Federation) -> int:
 
 def _reupload(federation: Federation, old: Tournament) -> int:
     """Supersede ``old`` by a corrected version whose first two pairs swapped places: ``old``'s awards are
-    reversed and the new version's awarded. Nothing for a tournament with fewer than four awards. Returns
-    the number of awards written."""
+    reversed and the new version's awarded, and its stored results are ``old``'s with the two places
+    swapped. Nothing for a tournament with fewer than four awards. Returns the number of awards written."""
     awards = list(old.awards.filter(source=Award.Source.RESULT).order_by("place_first", "pk"))
     if len(awards) < 4:
         return 0
@@ -73,7 +73,42 @@ def _reupload(federation: Federation, old: Tournament) -> int:
         for award, units, place in swapped + rest
     ]
     Award.objects.bulk_create(new_awards)
+    _copy_results(old, new, swapped={1: 2, 2: 1})
     return written + len(new_awards)
+
+
+def _copy_results(old: Tournament, new: Tournament, *, swapped: dict[int, int]) -> None:
+    """Store ``old``'s ranking groups, entries and players as ``new``'s, the places in ``swapped`` exchanged
+    (an untied entry on 1 goes to 2 and back), as a confirmed upload stores the corrected file: the what-if
+    run replays the stored results (transition rule 8, H-13), the public page shows them."""
+    for group in old.groups.prefetch_related("entries__participations"):
+        copy = RankingGroup.objects.create(
+            tournament=new, key=group.key, name=group.name, row_number=group.row_number, field_size=group.field_size
+        )
+        for entry in group.entries.all():
+            untied = entry.place_first == entry.place_last
+            place = swapped.get(entry.place_first, entry.place_first) if untied else entry.place_first
+            moved = Entry.objects.create(
+                group=copy,
+                key=entry.key,
+                number=entry.number,
+                name=entry.name,
+                place_first=place,
+                place_last=place if untied else entry.place_last,
+                score=entry.score,
+                percentage=entry.percentage,
+            )
+            Participation.objects.bulk_create(
+                Participation(
+                    entry=moved,
+                    player_id=participation.player_id,
+                    name_in_file=participation.name_in_file,
+                    id_in_file=participation.id_in_file,
+                    boards_played=participation.boards_played,
+                    resolution=participation.resolution,
+                )
+                for participation in entry.participations.all()
+            )
 
 
 def _office_adjustments(federation: Federation) -> int:

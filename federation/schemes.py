@@ -81,6 +81,10 @@ class SchemeInfo:
     transition: bool  # HBS transition rules 1–8
     #: The rule that limits correction requests to the windows the office opens ("" = no windows).
     correction_window_rule: str
+    #: How long that rule's period lasts, in years: every window lies within it (H-12; 0 without windows).
+    correction_window_years: int
+    #: The rule that makes a correction request carry a document ("" = a document is optional; H-14).
+    correction_document_rule: str
     #: Words the pages use for the scheme's ladder and season.
     rung_label: Promise
     rung_reached_intro: Promise
@@ -165,6 +169,8 @@ SCHEMES: dict[str, SchemeInfo] = {
         recognised_list=False,
         transition=False,
         correction_window_rule="",
+        correction_window_years=0,
+        correction_document_rule="",
         rung_label=_("Title"),
         rung_reached_intro=_(
             "These members of your club have registered enough masterpoints for a higher title since our last "
@@ -237,7 +243,11 @@ SCHEMES: dict[str, SchemeInfo] = {
         cups=False,
         recognised_list=True,
         transition=True,
+        # Transition rule 6: "U prijelaznom razdoblju od jedne godine, svaki registrirani igrač može
+        # dokumentirano zatražiti ispravak bodovanja." One year (H-12), with documents (H-14).
         correction_window_rule="HBS transition rule 6",
+        correction_window_years=1,
+        correction_document_rule="HBS transition rule 6",
         rung_label=_("Category"),
         rung_reached_intro=_("These members of your club reached a higher category since our last mail:"),
         season_note=_("A season is a calendar year."),

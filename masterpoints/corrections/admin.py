@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.admin_actions import decide_with_reason
 from federation.admin_base import DecidedByActionsAdmin, FederationScopedAdmin
-from masterpoints.corrections.forms import CorrectionDecideForm
+from masterpoints.corrections.forms import CorrectionDecideForm, CorrectionWindowForm
 from masterpoints.corrections.services import correction_assign, correction_decide, correction_window_save
 from masterpoints.models import CorrectionRequest, CorrectionWindow
 
@@ -112,8 +112,10 @@ class CorrectionRequestAdmin(DecidedByActionsAdmin):
 
 @admin.register(CorrectionWindow)
 class CorrectionWindowAdmin(FederationScopedAdmin):
-    """The periods in which corrections are taken (HBS transition rule 6: one year)."""
+    """The periods in which corrections are taken (HBS transition rule 6: one year, H-12); the form refuses
+    a window beyond that year with its dates, and the service checks again under a lock."""
 
+    form = CorrectionWindowForm
     list_display = ["federation", "opens_on", "closes_on", "note"]
     list_filter = ["federation"]
 

@@ -1,23 +1,28 @@
-"""Forms of the correction requests: filing on the site, deciding in the admin."""
+"""Forms of the correction requests: filing on the site, deciding in the admin; the admin's correction windows."""
 
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from masterpoints.corrections.services import DOCUMENT_MAX_BYTES
+from masterpoints.corrections.services import DOCUMENT_MAX_BYTES, correction_window_check
 from masterpoints.engine.common import KIND_DECIMALS
-from masterpoints.models import Award
+from masterpoints.models import Award, CorrectionWindow
 from tournaments.models import Tournament
 
 lazy_interpolate = lazy(lambda template, values: str(template) % values, str)
 
 
 class CorrectionRequestForm(forms.Form):
-    """What is wrong, against a tournament or one award; a director also names the player."""
+    """What is wrong, against a tournament or one award; a director also names the player.
+
+    ``document_rule`` is the rule that asks the user's requests for documents (HBS transition rule 6, H-14;
+    "" where no rule does): the field then says it is needed. Whatever the form says, the service refuses a
+    request without one where the target's federation asks for it."""
 
     player_number = forms.CharField(
         label=_("Player's registration number"),
@@ -42,8 +47,15 @@ class CorrectionRequestForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, awards, tournaments, for_others: bool, **kwargs):
+    def __init__(self, *args, awards, tournaments, for_others: bool, document_rule: str = "", **kwargs):
         super().__init__(*args, **kwargs)
+        if document_rule:
+            self.fields["document"].label = _("Document")
+            self.fields["document"].help_text = lazy_interpolate(
+                _("%(rule)s: a correction is asked for with documents. A PDF, image, text, spreadsheet or results "
+                  "file of at most %(limit)s MB."),
+                {"rule": document_rule, "limit": DOCUMENT_MAX_BYTES // 1024 // 1024},
+            )  # fmt: skip
         self.fields["award"].queryset = awards
         self.fields["award"].label_from_instance = lambda a: (
             f"{a.awarded_on:%Y-%m-%d} {a.tournament.name if a.tournament else a.get_source_display()}: "
@@ -65,6 +77,30 @@ class CorrectionRequestForm(forms.Form):
         data = super().clean()
         if not data.get("award") and not data.get("tournament"):
             raise forms.ValidationError(_("Choose the award or the tournament the request is about."))
+        return data
+
+
+class CorrectionWindowForm(forms.ModelForm):
+    """The secretariat's window in the admin: refused with its rule and dates where the federation's rules set
+    no window or the windows would last longer than their period (transition rule 6, H-12)."""
+
+    class Meta:
+        model = CorrectionWindow
+        fields = ["federation", "opens_on", "closes_on", "note"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("federation") and data.get("opens_on") and data.get("closes_on"):
+            window = CorrectionWindow(
+                pk=self.instance.pk,
+                federation=data["federation"],
+                opens_on=data["opens_on"],
+                closes_on=data["closes_on"],
+            )
+            try:
+                correction_window_check(window)
+            except ValidationError as error:
+                raise forms.ValidationError(error.messages) from None
         return data
 
 

@@ -20,8 +20,9 @@ def correction_document_path(instance: CorrectionRequest, filename: str) -> str:
 
 class CorrectionRequest(models.Model):
     """A player's or a director's request to correct a player's points, against a tournament or one award,
-    with text and an optional document. The commission decides (HBS transition rule 6); granting posts
-    compensating ledger entries (``masterpoints.corrections``), never edits."""
+    with text and a document (required where the rules ask for documents: HBS transition rule 6, H-14;
+    optional for DBf). The commission decides (HBS transition rule 6); granting posts compensating ledger
+    entries (``masterpoints.corrections``), never edits."""
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")
@@ -86,8 +87,9 @@ class CorrectionRequest(models.Model):
 
 class CorrectionWindow(models.Model):
     """A period in which a federation whose rules limit correction requests takes them: HBS's one-year
-    transition period (transition rule 6). Data the secretariat sets; a federation whose rules set no
-    limit (DBf) needs none."""
+    transition period (transition rule 6); all of a federation's windows lie within that one year (H-12,
+    checked by ``masterpoints.corrections.services.correction_window_check``). Data the secretariat sets;
+    a federation whose rules set no limit (DBf) takes none."""
 
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="correction_windows")
     opens_on = models.DateField(_("opens on"))

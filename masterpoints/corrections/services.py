@@ -1,13 +1,16 @@
 """Correction requests: a player or a director asks, the commission decides, the ledger is compensated.
 
-A request concerns one player's points, against a tournament or one award, with text and an optional
-document (stored, offered as a download only). The commission assigns and decides it with a reason;
-granting posts new ledger rows (a reversal of the whole award, adjustments with ``source=correction``),
-never an edit (design.md § Invariants). The requester is e-mailed when it is filed and when decided.
+A request concerns one player's points, against a tournament or one award, with text and a document
+(stored, offered as a download only; required where the rules ask for documents). The commission assigns
+and decides it with a reason; granting posts new ledger rows (a reversal of the whole award, adjustments
+with ``source=correction``), never an edit (design.md § Invariants). The requester is e-mailed when it
+is filed and when decided.
 
-HBS takes requests only during its one-year transition period (transition rule 6): the windows are data
-(:class:`~masterpoints.models.CorrectionWindow`) the secretariat sets; a request outside an open window is
-refused with the reason.
+HBS takes requests only during its one-year transition period, and only with documents (transition rule 6:
+"U prijelaznom razdoblju od jedne godine, svaki registrirani igrač može dokumentirano zatražiti ispravak
+bodovanja."). The windows are data (:class:`~masterpoints.models.CorrectionWindow`) the secretariat sets,
+all of them within one year (H-12); a request outside an open window, or without a document (H-14), is
+refused with the reason. DBf's rules set neither: its requests are taken at any time, a document optional.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.mail import notify, player_language
-from federation.models import Player
+from federation.models import Federation, Player
 from federation.outbox import enqueue_task
 from federation.refusals import refusals
 from federation.services import audit_record
@@ -35,8 +38,6 @@ from office.access import can_act_for_club, is_secretariat
 from office.models import Officer
 from tournaments.models import Tournament
 
-#: Schemes whose rules take correction requests only in a window, and the rule that says so.
-#: The point kinds of each scheme (a correction posts only its federation's kinds).
 #: Documents are kept as evidence, never rendered: a size limit and a list of ordinary document types.
 DOCUMENT_MAX_BYTES = settings.CORRECTION_DOCUMENT_MAX_BYTES
 DOCUMENT_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".txt", ".csv", ".xml", ".pbn", ".xlsx", ".docx", ".odt")
@@ -50,8 +51,21 @@ REFUSALS = {
     "TEXT_REQUIRED": _("Say what is wrong and what it should be."),
     "DOCUMENT_TOO_LARGE": _("The document is %(size)s MB; at most %(limit)s MB is accepted."),
     "DOCUMENT_TYPE": _("Attach a PDF, an image, a text or spreadsheet file, or a results file."),
+    "DOCUMENT_REQUIRED": _(
+        "%(rule)s: a correction is asked for with documents. Attach the document that shows what is wrong "
+        "(a PDF, an image, a text, spreadsheet or results file of at most %(limit)s MB)."
+    ),
     "WINDOW_CLOSED": _(
         "Corrections are taken only during the transition period (%(rule)s), and no period is open today: %(windows)s."
+    ),
+    "WINDOW_NOT_IN_RULES": _(
+        "The rules of %(federation)s set no period for correction requests: they are taken at any time."
+    ),
+    "WINDOW_DATES_ORDER": _("The window closes on %(closes_on)s, before it opens on %(opens_on)s."),
+    "WINDOW_TOO_LONG": _(
+        "%(rule)s: corrections are taken during a transition period of %(months)s months, so every window lies "
+        "between %(first)s and %(limit)s. The window %(opens_on)s – %(closes_on)s would make the period run from "
+        "%(first)s to %(last)s."
     ),
     "ASSIGNEE_NOT_COMMISSION": _("Requests are assigned to members of the federation's commission."),
     "ALREADY_DECIDED": _("This request was already decided: %(status)s."),
@@ -107,11 +121,59 @@ def may_see(user, correction: CorrectionRequest) -> bool:
 # --- filing -------------------------------------------------------------------------------------------
 
 
+def transition_period_end(first_day: datetime.date, years: int) -> datetime.date:
+    """The last day of a period of ``years`` years from ``first_day`` (H-12): the day before the same date
+    ``years`` later, 28 February for a period opened on 29 February."""
+    try:
+        anniversary = first_day.replace(year=first_day.year + years)
+    except ValueError:  # 29 February in a year without one: the anniversary is 1 March
+        anniversary = datetime.date(first_day.year + years, 3, 1)
+    return anniversary - datetime.timedelta(days=1)
+
+
+def correction_window_check(window: CorrectionWindow) -> None:
+    """Refuse a window the federation's rules do not allow, as it would be saved (form and service).
+
+    H-12, on transition rule 6 ("U prijelaznom razdoblju od jedne godine …"): the rule sets *one* period
+    of one year, so all of a federation's windows together lie within one year of the first one's opening
+    day (:func:`transition_period_end`); a window may close early and another open later, but never beyond
+    it. A federation whose rules set no period (DBf) takes no window."""
+    federation = window.federation
+    info = federation.scheme_info
+    if not info.correction_window_rule:
+        raise refusal("WINDOW_NOT_IN_RULES", federation=str(federation))
+    if window.closes_on < window.opens_on:
+        raise refusal(
+            "WINDOW_DATES_ORDER", opens_on=window.opens_on.isoformat(), closes_on=window.closes_on.isoformat()
+        )
+    others = CorrectionWindow.objects.filter(federation=federation).exclude(pk=window.pk)
+    first = min([window.opens_on, *others.values_list("opens_on", flat=True)])
+    last = max([window.closes_on, *others.values_list("closes_on", flat=True)])
+    limit = transition_period_end(first, info.correction_window_years)
+    if last > limit:
+        raise refusal(
+            "WINDOW_TOO_LONG",
+            rule=info.correction_window_rule,
+            months=12 * info.correction_window_years,
+            first=first.isoformat(),
+            limit=limit.isoformat(),
+            last=last.isoformat(),
+            opens_on=window.opens_on.isoformat(),
+            closes_on=window.closes_on.isoformat(),
+        )
+
+
 @transaction.atomic
 def correction_window_save(*, actor, window: CorrectionWindow) -> CorrectionWindow:
-    """Open or change a period in which corrections are taken (HBS transition rule 6); the secretariat's."""
+    """Open or change a period in which corrections are taken (HBS transition rule 6); the secretariat's.
+
+    Refused (:func:`correction_window_check`) for a federation without such periods and for a window that
+    would stretch the period beyond one year (H-12). The federation's row is locked first, so two windows
+    saved at once are checked one after the other."""
     if not is_secretariat(actor, window.federation):
         raise PermissionDenied(_("Only the secretariat sets the correction windows."))
+    Federation.objects.select_for_update().filter(pk=window.federation_id).first()
+    correction_window_check(window)
     created = window.pk is None
     window.save()
     audit_record(
@@ -130,7 +192,12 @@ def open_window(federation, today: datetime.date) -> bool | None:
     return CorrectionWindow.objects.filter(federation=federation, opens_on__lte=today, closes_on__gte=today).exists()
 
 
-def _check_document(document) -> None:
+def _check_document(document, federation) -> None:
+    """The document's bounds; H-14, on transition rule 6 ("… može dokumentirano zatražiti ispravak"): where
+    the rules ask for documents, a request carries an attached file (the text alone documents nothing)."""
+    rule = federation.scheme_info.correction_document_rule
+    if rule and (document is None or not document.size):
+        raise refusal("DOCUMENT_REQUIRED", rule=rule, limit=DOCUMENT_MAX_BYTES // 1024 // 1024)
     if document is None:
         return
     if document.size > DOCUMENT_MAX_BYTES:
@@ -154,8 +221,9 @@ def correction_request_file(
 ) -> CorrectionRequest:
     """File a request to correct ``player``'s points, against a tournament or one award (then its tournament).
 
-    Refused outside an open correction window where the federation's rules have one (HBS transition rule 6),
-    and for a missing target or text, an award of another player, or a document too large or of another type.
+    Refused outside an open correction window where the federation's rules have one, and without a document
+    where they ask for one (HBS transition rule 6, H-14); and for a missing target or text, an award of
+    another player, or a document too large or of another type.
     """
     if award is not None:
         tournament = award.tournament or tournament
@@ -171,8 +239,8 @@ def correction_request_file(
         raise refusal("OTHER_FEDERATION")
     if not text.strip():
         raise refusal("TEXT_REQUIRED")
-    _check_document(document)
     federation = player.federation
+    _check_document(document, federation)
     today = today or timezone.localdate()
     if open_window(federation, today) is False:
         windows = ", ".join(

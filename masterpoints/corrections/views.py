@@ -13,7 +13,7 @@ from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from federation.models import Player
+from federation.models import Federation, Player
 from masterpoints.corrections.forms import CorrectionRequestForm
 from masterpoints.corrections.services import correction_request_file, may_see
 from masterpoints.models import Award, CorrectionRequest
@@ -22,6 +22,8 @@ from tournaments.models import Tournament
 
 #: How many recent awards and tournaments the filing form offers.
 CHOICES_LIMIT = 200
+#: The service's refusals that concern the attached document: shown at the document field.
+DOCUMENT_REFUSALS = frozenset({"DOCUMENT_REQUIRED", "DOCUMENT_TOO_LARGE", "DOCUMENT_TYPE"})
 
 
 def _correction_for(request, pk: int) -> CorrectionRequest:
@@ -37,6 +39,15 @@ def _correction_for(request, pk: int) -> CorrectionRequest:
 
 def _own_player(user) -> Player | None:
     return Player.objects.filter(user=user).first()
+
+
+def _document_rule(player: Player | None, clubs) -> str:
+    """The rule that asks the user's requests for documents (HBS transition rule 6, H-14), "" if none: of the
+    player's federation, else of the directed clubs' federations."""
+    federations = [player.federation] if player is not None else []
+    federations += Federation.objects.filter(pk__in=clubs.values("federation")).order_by("pk")
+    rules = (federation.scheme_info.correction_document_rule for federation in federations)
+    return next((rule for rule in rules if rule), "")
 
 
 @login_required
@@ -66,6 +77,7 @@ def correction_new(request):
         )
     if clubs.exists():
         tournaments = tournaments | Tournament.objects.filter(club__in=clubs)
+    document_rule = _document_rule(player, clubs)
     tournament_ids = list(
         tournaments.current().order_by("-date").values_list("pk", flat=True).distinct()[:CHOICES_LIMIT]
     )
@@ -79,6 +91,7 @@ def correction_new(request):
         .order_by("-awarded_on"),
         tournaments=Tournament.objects.filter(pk__in=tournament_ids).order_by("-date"),
         for_others=clubs.exists(),
+        document_rule=document_rule,
         initial={"tournament": request.GET.get("tournament"), "award": request.GET.get("award")},
     )
     if request.method == "POST" and form.is_valid():
@@ -102,11 +115,11 @@ def correction_new(request):
                     document=data.get("document"),
                 )
             except ValidationError as error:
-                form.add_error(None, error)
+                form.add_error("document" if error.code in DOCUMENT_REFUSALS else None, error)
             else:
                 messages.success(request, _("Your request was filed; the commission decides it."))
                 return redirect(correction)
-    return render(request, "masterpoints/correctionrequest_form.html", {"form": form})
+    return render(request, "masterpoints/correctionrequest_form.html", {"form": form, "document_rule": document_rule})
 
 
 @login_required

@@ -18,7 +18,7 @@ from masterpoints.transition.services import IMPORTS
 from masterpoints.transition.what_if import transition_what_if, what_if_csv, what_if_parameters
 from office.access import is_secretariat
 
-#: The page lists at most this many moved players; the CSV has them all.
+#: The page lists at most this many players whose points or category change; the CSV has them all.
 SHOWN_ROWS = 500
 
 
@@ -71,7 +71,7 @@ def transition_page(request):
         "report": report,
         "what_if_form": what_if_form,
         "what_if": what_if,
-        "moved": [row for row in what_if.rows if row.move][:SHOWN_ROWS] if what_if else [],
+        "listed": what_if.listed[:SHOWN_ROWS] if what_if else [],
         "shown_rows": SHOWN_ROWS,
     }
     return render(request, "masterpoints/transition.html", context)

@@ -1,9 +1,10 @@
 """HBS transition rule 8: before the final proposal the parameters are checked against past results.
 
 :func:`transition_what_if` replays the stored tournaments under other parameters (S, T, the share of places
-paid, the rounding, any rule-set key) and reports how categories would move; :func:`what_if_parameters`
-reads the parameters as people write them and :func:`what_if_csv` writes the report. Reads only: nothing
-here writes to the database.
+paid, the rounding, any rule-set key) and reports how every player's points (each kind) and category would
+change; :func:`what_if_parameters` reads the parameters as people write them and :func:`what_if_csv` writes
+the report. With no parameter changed the report is the ledger, player by player and kind by kind (H-13).
+Reads only: nothing here writes to the database.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import datetime
 import json
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from django.db.models import Sum
@@ -52,14 +53,31 @@ class WhatIfRow:
     alternative_category: str | None
     move: int  # +1 up, -1 down, 0 same
 
+    @property
+    def changed(self) -> bool:
+        """Whether the alternative gives the player other points of any kind."""
+        return self.current != self.alternative
+
 
 @dataclass
 class WhatIf:
-    """The what-if report: a row per player, the tournaments replayed and the parameters used."""
+    """The what-if report: a row per player, the tournaments replayed, those kept at their ledger points
+    because their stored results do not give them (H-13), and the parameters used."""
 
     rows: list[WhatIfRow]
     tournaments: int
     parameters: dict
+    kept: list[Tournament] = field(default_factory=list)
+
+    @property
+    def changed(self) -> int:
+        """Players the alternative gives other points (any kind), whether or not their category moves."""
+        return sum(1 for row in self.rows if row.changed)
+
+    @property
+    def listed(self) -> list[WhatIfRow]:
+        """The rows a report of the changes shows: other points or another category."""
+        return [row for row in self.rows if row.changed or row.move]
 
     @property
     def up(self) -> int:
@@ -153,7 +171,7 @@ def _replay(tournament: Tournament, rules: HbsRuleSet, strengths: dict[str, Deci
     kinds = dict(tournament.strengths or {}) or {kind: number_text(s) for kind, s in rules.unlisted_awards}
     kinds.update({kind: str(s) for kind, s in strengths.items() if kind in kinds})
     awards = tuple(hbs_events.KindAward(kind=kind, strength=Decimal(str(s))) for kind, s in kinds.items())
-    result: dict[tuple[int, str], int] = defaultdict(int)
+    result: dict[tuple[int, str], int] = {}
     for group in tournament.groups.all():
         entries = []
         for entry in group.entries.all():
@@ -172,47 +190,86 @@ def _replay(tournament: Tournament, rules: HbsRuleSet, strengths: dict[str, Deci
         event = hbs_events.Event(form=tournament.form, entries=tuple(entries), kinds=awards, boards=tournament.boards)
         for award in hbs_events.event_awards(event, rules):
             if award.units and award.player.startswith("p"):
-                result[(int(award.player[1:]), award.kind)] += award.units
-    return result
+                key = (int(award.player[1:]), award.kind)
+                result[key] = result.get(key, 0) + award.units
+    return {key: units for key, units in result.items() if units}
 
 
-def _replay_all(
-    federation: Federation, overrides: dict, strengths: dict[str, Decimal]
-) -> tuple[dict[tuple[int, str], int], int]:
-    """(player id, kind) → units of every current (not superseded) tournament of ``federation`` replayed
-    under the rule set in force on its date with ``overrides``, and the number of tournaments replayed."""
+@dataclass
+class _Replayed:
+    """The replay of a federation's current tournaments: (player id, kind) → units as the ledger holds them
+    (``before``) and under the alternative (``after``) for the tournaments replayed, and those kept."""
+
+    before: dict[tuple[int, str], int] = field(default_factory=lambda: defaultdict(int))
+    after: dict[tuple[int, str], int] = field(default_factory=lambda: defaultdict(int))
+    count: int = 0
+    kept: list[Tournament] = field(default_factory=list)
+
+
+def _ledger_results(federation: Federation) -> tuple[dict[int, dict[tuple[int, str], int]], dict[int, set]]:
+    """For each current (not superseded) tournament, by id: (player id, kind) → the result points the ledger
+    holds, and the (player id, kind) whose result the commission reversed (a correction, rule 6).
+
+    A superseded version's results and their reversals net to 0 and stay as they are on both sides of the
+    report, like corrections and transition entries."""
+    results: dict[int, dict[tuple[int, str], int]] = defaultdict(dict)
+    for tournament_id, player_id, kind, total in (
+        Award.objects.filter(federation=federation, source=Award.Source.RESULT, tournament__is_current=True)
+        .values("tournament_id", "player_id", "kind")
+        .annotate(total=Sum("units"))
+        .values_list("tournament_id", "player_id", "kind", "total")
+    ):
+        if total:
+            results[tournament_id][(player_id, kind)] = total
+    reversed_by_commission: dict[int, set] = defaultdict(set)
+    for tournament_id, player_id, kind in Award.objects.filter(
+        federation=federation,
+        source=Award.Source.REVERSAL,
+        correction__isnull=False,
+        reverses__source=Award.Source.RESULT,
+        reverses__tournament__is_current=True,
+    ).values_list("reverses__tournament_id", "player_id", "kind"):
+        reversed_by_commission[tournament_id].add((player_id, kind))
+    return results, reversed_by_commission
+
+
+def _replay_all(federation: Federation, overrides: dict, strengths: dict[str, Decimal]) -> _Replayed:
+    """Every current (not superseded) tournament of ``federation`` replayed under the rule set in force on
+    its date, as the ledger holds it and with ``overrides`` and ``strengths``.
+
+    H-13, on transition rule 8 ("… provjerit će se svi parametri na temelju rezultata iz prethodnih
+    godina"): a what-if only shows what the parameters do when the replay under the rules in force gives
+    the ledger's points. A tournament whose stored results do not (its ranking or players not stored, as
+    in a version written without them, or facts the store does not keep) is kept at its ledger points on
+    both sides and named in the report, never replayed from what is missing. A player's result the
+    commission reversed (rule 6) stays reversed under any parameters: its points are not varied."""
+    ledger, reversed_by_commission = _ledger_results(federation)
     tournaments = (
         Tournament.objects.current()
         .filter(federation=federation)
         .prefetch_related("groups__entries__participations")
         .order_by("date", "pk")
     )
-    alternative: dict[tuple[int, str], int] = defaultdict(int)
+    changed = bool(overrides or strengths)
+    replayed = _Replayed()
     cache: dict[datetime.date, HbsRuleSet] = {}
-    count = 0
     for tournament in tournaments:
         base = rules_for(federation, tournament.date)
+        as_ledger = _replay(tournament, base, {})
+        if as_ledger != ledger.get(tournament.pk, {}):
+            replayed.kept.append(tournament)
+            continue
         if base.valid_from not in cache:
             cache[base.valid_from] = what_if_rules(base, overrides)
-        for key, units in _replay(tournament, cache[base.valid_from], strengths).items():
-            alternative[key] += units
-        count += 1
-    return alternative, count
-
-
-def _result_points(federation: Federation) -> dict[tuple[int, str], int]:
-    """(player id, kind) → the result points the ledger holds now: result awards and their reversals (a
-    re-upload nets to 0). Transition, correction and other entries are not results."""
-    results: dict[tuple[int, str], int] = defaultdict(int)
-    for rows in (
-        Award.objects.filter(federation=federation, source=Award.Source.RESULT),
-        Award.objects.filter(federation=federation, source=Award.Source.REVERSAL, reverses__source=Award.Source.RESULT),
-    ):
-        for player_id, kind, total in (
-            rows.values("player_id", "kind").annotate(total=Sum("units")).values_list("player_id", "kind", "total")
-        ):
-            results[(player_id, kind)] += total
-    return results
+        alternative = _replay(tournament, cache[base.valid_from], strengths) if changed else as_ledger
+        for key in reversed_by_commission.get(tournament.pk, ()):
+            alternative = {**alternative, key: as_ledger.get(key, 0)}
+        for key, units in as_ledger.items():
+            replayed.before[key] += units
+        for key, units in alternative.items():
+            replayed.after[key] += units
+        replayed.count += 1
+    return replayed
 
 
 def transition_what_if(
@@ -224,8 +281,10 @@ def transition_what_if(
 ) -> WhatIf:
     """Transition rule 8: replay every current (not superseded) tournament of ``federation`` under the rules
     in force on its date with ``overrides``, and with S replaced per kind by ``strengths``; compare each
-    player's category now (ledger balances, the rules in force ``on``) with the category the alternative
-    would give (ledger balances with the tournaments' result points replaced by the replay's). Held
+    player's points of every kind and category now (ledger balances, the rules in force ``on``) with those
+    the alternative would give (ledger balances with the replayed tournaments' result points replaced by
+    the replay's). With no parameter changed the alternative is the ledger, for every player and kind
+    (H-13: a tournament the replay cannot reproduce is kept at its ledger points and listed). Held
     categories (H-2) are left out on both sides: the report shows what the parameters do. Rows come moved up
     first, then unchanged, then down, by name. Bad parameters are refused before any work. Reads only."""
     if not federation.scheme_info.transition:
@@ -235,15 +294,16 @@ def transition_what_if(
     on = on or timezone.localdate()
     current_rules = rules_for(federation, on)
     alt_rules = what_if_rules(current_rules, overrides)  # refuse bad parameters before any work
-    alternative, count = _replay_all(federation, overrides, parsed)
+    replayed = _replay_all(federation, overrides, parsed)
     ledger = ledger_balances(federation, Award.objects.filter(federation=federation).values("player_id"))
-    results = _result_points(federation)
-    players = Player.objects.in_bulk(set(ledger) | {pk for pk, _kind in alternative})
+    players = Player.objects.in_bulk(set(ledger) | {pk for pk, _kind in replayed.after})
     rows = []
     for pk, player in players.items():
         have = ledger.get(pk, {})
         now = tuple(max(0, have.get(kind, 0)) for kind in KINDS)
-        alt = tuple(max(0, have.get(kind, 0) - results[(pk, kind)] + alternative[(pk, kind)]) for kind in KINDS)
+        alt = tuple(
+            max(0, have.get(kind, 0) - replayed.before[(pk, kind)] + replayed.after[(pk, kind)]) for kind in KINDS
+        )
         before = category_for(*now, current_rules).computed
         after = category_for(*alt, alt_rules).computed
         rank_before, rank_after = category_rank(current_rules, before), category_rank(alt_rules, after)
@@ -251,7 +311,7 @@ def transition_what_if(
         rows.append(WhatIfRow(player, now, alt, before, after, move))
     rows.sort(key=lambda row: (-row.move, row.player.last_name, row.player.first_name, row.player.number))
     parameters = {**overrides, **({"strengths": {k: str(v) for k, v in parsed.items()}} if parsed else {})}
-    return WhatIf(rows, count, parameters)
+    return WhatIf(rows, replayed.count, parameters, replayed.kept)
 
 
 # --- the report as CSV ------------------------------------------------------------------------------------
@@ -270,32 +330,41 @@ WHAT_IF_COLUMNS = (
     "alt master",
     "alt category",
     "move",
+    "points",
 )
 _MOVES = {1: "up", -1: "down", 0: "same"}
 
 
 def what_if_csv(result: WhatIf, out, *, every: bool = False) -> None:
     """Write the what-if report (transition rule 8) to the text stream ``out`` as CSV: the players whose
-    category moves (every player with ``every``), names safe from spreadsheet formulas, then a ``#`` line
-    with the parameters and the counts."""
+    points (any kind) or category change (every player with ``every``), names safe from spreadsheet
+    formulas, then ``#`` lines with the parameters and the counts, and the tournaments kept at their ledger
+    points (H-13)."""
     writer = csv.writer(out)
     writer.writerow(WHAT_IF_COLUMNS)
-    for row in result.rows:
-        if row.move or every:
-            writer.writerow(
-                csv_row(
-                    [
-                        row.player.number,
-                        row.player.full_name,
-                        *row.current,
-                        row.current_category or "-",
-                        *row.alternative,
-                        row.alternative_category or "-",
-                        _MOVES[row.move],
-                    ]
-                )
+    for row in result.rows if every else result.listed:
+        writer.writerow(
+            csv_row(
+                [
+                    row.player.number,
+                    row.player.full_name,
+                    *row.current,
+                    row.current_category or "-",
+                    *row.alternative,
+                    row.alternative_category or "-",
+                    _MOVES[row.move],
+                    "changed" if row.changed else "same",
+                ]
             )
+        )
     out.write(
         f"# {result.tournaments} tournaments replayed with {json.dumps(result.parameters)}: "
-        f"{result.up} up, {result.down} down, {result.same} unchanged\n"
+        f"{result.up} up, {result.down} down, {result.same} in the same category; "
+        f"{result.changed} with other points\n"
     )
+    if result.kept:
+        names = "; ".join(f"#{t.pk} {' '.join(t.name.split())} ({t.date:%Y-%m-%d})" for t in result.kept)
+        out.write(
+            f"# {len(result.kept)} tournaments kept at their ledger points, their stored results do not give "
+            f"them (H-13): {names}\n"
+        )

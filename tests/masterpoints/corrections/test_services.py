@@ -10,7 +10,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import Sum
 
 from federation.models import AuditEvent, Player
-from masterpoints.corrections.services import correction_assign, correction_decide, correction_request_file
+from masterpoints.corrections.services import (
+    correction_assign,
+    correction_decide,
+    correction_request_file,
+    correction_window_save,
+)
 from masterpoints.models import Award, CorrectionRequest, CorrectionWindow
 from office.services import officer_assign
 from tests.factories import DAY, make_tournament
@@ -106,23 +111,97 @@ def test_a_document_is_stored_under_a_random_name_with_its_original_name_kept(
         assert handle.read() == b"%PDF-1.4 x"
 
 
-def test_hbs_takes_requests_only_in_an_open_transition_window_rule_6(world, django_user_model):
+@pytest.fixture
+def hbs_claim(world, django_user_model):
+    """An HBS player (with a login) and a request of theirs against an HBS club tournament, not yet filed."""
     user = django_user_model.objects.create_user("igrac", "igrac@example.com", "pw")
     player = Player.objects.create(federation=world.hbs, number="4001", first_name="Ivo", last_name="Ivić", user=user)
     hr_tournament = make_tournament(world.hbs, world.club_hr, category="black", key="hr")
-    request = {"actor": user, "player": player, "tournament": hr_tournament, "text": "Nedostaju bodovi."}
+    return {"actor": user, "player": player, "tournament": hr_tournament, "text": "Nedostaju bodovi."}
+
+
+def scan() -> SimpleUploadedFile:
+    return SimpleUploadedFile("rezultati.pdf", b"%PDF-1.4 rezultati")
+
+
+def test_hbs_takes_requests_only_in_an_open_transition_window_rule_6(world, hbs_claim, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
     with pytest.raises(ValidationError) as caught:
-        correction_request_file(**request, today=datetime.date(2025, 6, 1))
+        correction_request_file(**hbs_claim, document=scan(), today=datetime.date(2025, 6, 1))
     assert caught.value.code == "WINDOW_CLOSED"
     assert "rule 6" in caught.value.messages[0]
     CorrectionWindow.objects.create(
         federation=world.hbs, opens_on=datetime.date(2025, 1, 1), closes_on=datetime.date(2025, 12, 31)
     )
-    correction_request_file(**request, today=datetime.date(2025, 6, 1))
+    correction_request_file(**hbs_claim, document=scan(), today=datetime.date(2025, 6, 1))
     with pytest.raises(ValidationError) as caught:
-        correction_request_file(**request, today=datetime.date(2026, 1, 1))
+        correction_request_file(**hbs_claim, document=scan(), today=datetime.date(2026, 1, 1))
     assert caught.value.code == "WINDOW_CLOSED"
     assert "2025-01-01 – 2025-12-31" in caught.value.messages[0]
+
+
+def test_an_hbs_request_without_a_document_is_refused_naming_rule_6_h14(world, hbs_claim, settings, tmp_path):
+    """Transition rule 6: a player may "dokumentirano zatražiti ispravak" (ask with documents); H-14: the
+    request carries an attached file, the text alone documents nothing, an empty file neither."""
+    settings.MEDIA_ROOT = tmp_path
+    CorrectionWindow.objects.create(
+        federation=world.hbs, opens_on=datetime.date(2025, 1, 1), closes_on=datetime.date(2025, 12, 31)
+    )
+    on = datetime.date(2025, 6, 1)
+    for document in (None, SimpleUploadedFile("prazno.pdf", b"")):
+        with pytest.raises(ValidationError) as caught:
+            correction_request_file(**hbs_claim, document=document, today=on)
+        assert caught.value.code == "DOCUMENT_REQUIRED"
+        assert "HBS transition rule 6" in caught.value.messages[0] and "5 MB" in caught.value.messages[0]
+    assert not CorrectionRequest.objects.exists()
+    filed = correction_request_file(**hbs_claim, document=scan(), today=on)
+    assert filed.document_name == "rezultati.pdf"
+
+
+def window_save(actor, federation, opens_on, closes_on, pk=None) -> CorrectionWindow:
+    window = CorrectionWindow(pk=pk, federation=federation, opens_on=opens_on, closes_on=closes_on)
+    return correction_window_save(actor=actor, window=window)
+
+
+def test_a_correction_window_longer_than_one_year_is_refused_with_its_dates_rule_6_h12(world, django_user_model):
+    """Transition rule 6: "U prijelaznom razdoblju od jedne godine" (a transition period of one year). H-12:
+    a window from 1 January lasts at most until 31 December; the refusal names the rule, the window's dates
+    and the limit."""
+    tajnik = django_user_model.objects.create_user("tajnik", "t@example.com", "pw")
+    officer_assign(actor=None, user=tajnik, role="secretariat", federation=world.hbs)
+    with pytest.raises(ValidationError) as caught:
+        window_save(tajnik, world.hbs, datetime.date(2025, 1, 1), datetime.date(2026, 1, 1))
+    message = caught.value.messages[0]
+    assert caught.value.code == "WINDOW_TOO_LONG"
+    assert "HBS transition rule 6" in message and "12 months" in message
+    assert "2025-01-01 – 2026-01-01" in message and "2025-12-31" in message
+    assert not CorrectionWindow.objects.exists()
+    window = window_save(tajnik, world.hbs, datetime.date(2025, 1, 1), datetime.date(2025, 12, 31))
+    assert AuditEvent.objects.filter(action="correction.window.create", target_id=str(window.pk)).exists()
+    with pytest.raises(ValidationError) as caught:  # changing it later is checked the same way
+        window_save(tajnik, world.hbs, datetime.date(2025, 1, 1), datetime.date(2026, 3, 1), pk=window.pk)
+    assert caught.value.code == "WINDOW_TOO_LONG"
+    window.refresh_from_db()
+    assert window.closes_on == datetime.date(2025, 12, 31)
+
+
+def test_windows_together_stay_within_the_one_transition_year_h12(world, django_user_model):
+    """H-12: rule 6 sets one period of one year, so a second window cannot stretch it; a period opened on
+    29 February ends on 28 February."""
+    tajnik = django_user_model.objects.create_user("tajnik", "t@example.com", "pw")
+    officer_assign(actor=None, user=tajnik, role="secretariat", federation=world.hbs)
+    window_save(tajnik, world.hbs, datetime.date(2024, 2, 29), datetime.date(2024, 5, 31))
+    with pytest.raises(ValidationError) as caught:
+        window_save(tajnik, world.hbs, datetime.date(2024, 11, 1), datetime.date(2025, 3, 1))
+    assert "2024-02-29" in caught.value.messages[0] and "2025-02-28" in caught.value.messages[0]
+    assert window_save(tajnik, world.hbs, datetime.date(2024, 11, 1), datetime.date(2025, 2, 28)).pk
+
+
+def test_dbf_sets_no_correction_window_its_requests_are_taken_at_any_time(world, personas):
+    """DBf's rules have no transition period (no ``correction_window_rule``): a window is refused."""
+    with pytest.raises(ValidationError) as caught:
+        window_save(personas.secretariat, world.dbf, datetime.date(2025, 1, 1), datetime.date(2025, 3, 1))
+    assert caught.value.code == "WINDOW_NOT_IN_RULES"
 
 
 def test_dbf_takes_requests_without_a_window(world, personas, tournament):

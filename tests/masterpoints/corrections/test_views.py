@@ -8,10 +8,13 @@ import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
-from federation.models import Player
+from federation.models import AuditEvent, Player
 from masterpoints.corrections.services import correction_request_file
-from masterpoints.models import Award, CorrectionRequest, ForeignConversion, ForeignPoints
+from masterpoints.models import Award, CorrectionRequest, CorrectionWindow, ForeignConversion, ForeignPoints
+from tests.factories import make_tournament, post_award
+from tests.office import admin_rows
 
 DAY = datetime.date(2025, 2, 3)
 
@@ -233,3 +236,64 @@ def test_the_secretariat_approves_swedish_mp_with_the_admin_action_401b(client, 
 def test_the_commission_may_not_register_foreign_mp(client, personas):
     client.force_login(personas.commission)
     assert client.get(reverse("admin:masterpoints_foreignpoints_add")).status_code == 403
+
+
+# --- HBS: the transition period and its documents (transition rule 6) ------------------------------------
+
+
+def test_the_admin_refuses_an_hbs_window_longer_than_one_year_with_its_dates_rule_6_h12(client, world):
+    """Transition rule 6 ("U prijelaznom razdoblju od jedne godine"): the secretariat's window form names the
+    rule, the window's dates and the last day allowed (H-12); a year to the day is saved and audited."""
+    tajnik = admin_rows.hbs_secretariat(world)
+    client.force_login(tajnik)
+    add = reverse("admin:masterpoints_correctionwindow_add")
+    values = {"federation": world.hbs.pk, "opens_on": "2025-03-01", "closes_on": "2026-08-31", "note": "prijelaz"}
+    response = client.post(add, values)
+    assert response.status_code == 200
+    errors = " ".join(response.context["adminform"].form.non_field_errors())
+    assert "HBS transition rule 6" in errors and "12 months" in errors
+    assert "2025-03-01 – 2026-08-31" in errors and "2026-02-28" in errors
+    assert not CorrectionWindow.objects.exists()
+    assert client.post(add, {**values, "closes_on": "2026-02-28"}).status_code == 302
+    window = CorrectionWindow.objects.get()
+    assert AuditEvent.objects.filter(action="correction.window.create", target_id=str(window.pk)).exists()
+    change = reverse("admin:masterpoints_correctionwindow_change", args=[window.pk])
+    assert client.post(change, {**values, "closes_on": "2026-03-01"}).status_code == 200
+    window.refresh_from_db()
+    assert window.closes_on == datetime.date(2026, 2, 28)
+
+
+@pytest.fixture
+def hbs_player(world, django_user_model):
+    """An HBS player with a black-point award from an HBS club tournament, while a window is open today."""
+    user = django_user_model.objects.create_user("igrac", "igrac@example.com", "pw")
+    player = Player.objects.create(federation=world.hbs, number="4001", first_name="Ivo", last_name="Ivić", user=user)
+    hr = make_tournament(world.hbs, world.club_hr, category="black", key="hr")
+    award = post_award(player, "black", 7, source="result", tournament=hr)
+    today = timezone.localdate()
+    CorrectionWindow.objects.create(federation=world.hbs, opens_on=today, closes_on=today + datetime.timedelta(days=30))
+    return user, award
+
+
+def test_an_hbs_player_files_only_with_a_document_rule_6_h14(client, world, personas, award, hbs_player, media):
+    """Transition rule 6: "dokumentirano zatražiti ispravak". The form says so; sent without a file it is
+    refused at the document field naming the rule (H-14); with one it is filed. DBf's rules ask for no
+    documents: its player still files without one."""
+    user, hbs_award = hbs_player
+    client.force_login(user)
+    page = client.get(reverse("corrections:new")).content.decode()
+    assert "HBS transition rule 6" in page
+    response = client.post(reverse("corrections:new"), {"award": hbs_award.pk, "text": "Krivo mjesto"})
+    assert response.status_code == 200
+    assert "HBS transition rule 6" in " ".join(response.context["form"].errors["document"])
+    assert not CorrectionRequest.objects.exists()
+    document = SimpleUploadedFile("rezultati.pdf", b"%PDF-1.4 x", content_type="application/pdf")
+    values = {"award": hbs_award.pk, "text": "Krivo mjesto", "document": document}
+    response = client.post(reverse("corrections:new"), values)
+    assert response.status_code == 302
+    assert CorrectionRequest.objects.get().document_name == "rezultati.pdf"
+    client.force_login(personas.player)
+    assert "rule 6" not in client.get(reverse("corrections:new")).content.decode()
+    response = client.post(reverse("corrections:new"), {"award": award.pk, "text": "Forkert plads"})
+    assert response.status_code == 302
+    assert CorrectionRequest.objects.get(player=world.player).document_name == ""
