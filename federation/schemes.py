@@ -37,6 +37,16 @@ class RankingKind:
 
 
 @dataclass(frozen=True)
+class EventNature:
+    """One answer to the upload's question what kind of event it was (HBS rules 1, 8 and 11): ``scored``
+    False refuses the upload with the rule the label cites."""
+
+    value: str
+    label: Promise
+    scored: bool = True
+
+
+@dataclass(frozen=True)
 class SchemeInfo:
     """Everything structural about one scheme. Instances are the two entries of :data:`SCHEMES`."""
 
@@ -92,6 +102,12 @@ class SchemeInfo:
     ranking_note: Promise
     #: What each symbol of the engine's explanations stands for in this rule book.
     symbols: dict[str, Promise]
+    #: What the upload asks about the event's nature, the first the default (empty: it does not ask).
+    event_natures: tuple[EventNature, ...]
+    #: The refusal of an event whose nature is not scored (``%(nature)s`` is the director's answer).
+    unscored_refusal: Promise
+    #: Forms whose several session rankings in one file are one compound tournament (HBS rule 7, H-16).
+    compound_forms: tuple[str, ...]
 
     # --- rule sets ---------------------------------------------------------------------------------
 
@@ -99,6 +115,14 @@ class SchemeInfo:
     def current_rules(self):
         """The newest built-in rule set: the source of the structural values below."""
         return self.built_in[-1]
+
+    def nature(self, value: str | None) -> EventNature | None:
+        """The nature ``value`` names; empty is the default (the first); ``None`` when it names none."""
+        if not self.event_natures:
+            return None
+        if not value:
+            return self.event_natures[0]
+        return next((nature for nature in self.event_natures if nature.value == value), None)
 
     def decimals(self, kind: str) -> int:
         return KIND_DECIMALS[kind]
@@ -212,6 +236,9 @@ SCHEMES: dict[str, SchemeInfo] = {
             "w": _("result weight: 1 win, ½ draw, 0 loss (§ 411C)"),
             "share": _("share of the match the player played (§ 405A1)"),
         },
+        event_natures=(),
+        unscored_refusal=_("Every organised event is scored."),
+        compound_forms=(),
     ),
     "hbs": SchemeInfo(
         code="hbs",
@@ -234,7 +261,7 @@ SCHEMES: dict[str, SchemeInfo] = {
         award_rule=_(
             "H-1: an unlisted event awards black points; other kinds come from the list of recognised tournaments."
         ),
-        scoring_adapter="masterpoints.uploads.scoring.score_hbs",
+        scoring_adapter="masterpoints.uploads.scoring_hbs.score_hbs",
         office_forms=(),
         office_scoring_adapter="",
         official_list_by_default=True,
@@ -275,7 +302,30 @@ SCHEMES: dict[str, SchemeInfo] = {
             "result": _("match result"),
             "tie": _("tie"),
             "reason": _("why"),
+            "stages": _("stages of a compound event and their boards (rule 7, H-11)"),
+            "match": _("match of a long-running team competition (rule 8, H-5)"),
         },
+        # H-15: rule 11 asks what the event was, and H-19 whether it is rule 8's long-running competition: no
+        # results file says either.
+        event_natures=(
+            EventNature("competition", _("An organised competition (rule 1)")),
+            EventNature(
+                "long_running",
+                _("A long-running team competition in matches of at least 16 boards, e.g. a league (rule 8)"),
+            ),
+            EventNature("friendly", _("A friendly match (rule 11: not scored)"), scored=False),
+            EventNature("training", _("A training match (rule 11: not scored)"), scored=False),
+            EventNature(
+                "selection",
+                _("A closed tournament played in preparation for a selection (rule 11: not scored)"),
+                scored=False,
+            ),
+        ),
+        unscored_refusal=_(
+            "HBS rule 11: friendly and training matches are not scored, nor closed tournaments played in "
+            "preparation for any selection. You said this event was: %(nature)s. Nothing was stored."
+        ),
+        compound_forms=("pairs",),
     ),
 }
 

@@ -137,3 +137,37 @@ def usebio_pairs(
             out.append("</SECTION>")
     out += ["</EVENT>", "</USEBIO>"]
     return "\n".join(out).encode("utf-8")
+
+
+def usebio_sessions(
+    *,
+    club_number: str,
+    date: datetime.date,
+    name: str,
+    sessions: Sequence[tuple[int, Sequence[SyntheticPair]]],
+) -> bytes:
+    """A USEBIO 1.2 pairs file ranking each session on its own, without an overall ranking (a qualification and
+    a final, say): ``sessions`` are (boards, pairs in order of place) in playing order, each in a ``SESSION``; the
+    event declares the boards of all sessions, each pair its session's boards, each place its own percentage."""
+    out = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<USEBIO Version="1.2">',
+        f"<CLUB><CLUB_NAME>Demo club</CLUB_NAME><CLUB_ID_NUMBER>{club_number}</CLUB_ID_NUMBER></CLUB>",
+        '<EVENT EVENT_TYPE="MP_PAIRS">',
+        f"<EVENT_DESCRIPTION>{escape(name)}</EVENT_DESCRIPTION>",
+        "<PROGRAM_NAME>synthetic</PROGRAM_NAME>",
+        f"<DATE>{date:%d/%m/%Y}</DATE>",
+        f"<BOARDS_PLAYED>{sum(boards for boards, _pairs in sessions)}</BOARDS_PLAYED>",
+    ]
+    for s_index, (boards, pairs) in enumerate(sessions, start=1):
+        out.append(f'<SESSION SESSION_ID="{s_index}"><WINNER_TYPE>1</WINNER_TYPE><PARTICIPANTS>')
+        for place, pair in enumerate(pairs, start=1):
+            out.append(f"<PAIR><PAIR_NUMBER>{pair.number}</PAIR_NUMBER><PLACE>{place}</PLACE>")
+            out.append(f"<PERCENTAGE>{70 - place}.00</PERCENTAGE><BOARDS_PLAYED>{boards}</BOARDS_PLAYED>")
+            for player_name, number in pair.players:
+                ident = f"<NATIONAL_ID_NUMBER>{number}</NATIONAL_ID_NUMBER>" if number else ""
+                out.append(f"<PLAYER><PLAYER_NAME>{escape(player_name)}</PLAYER_NAME>{ident}</PLAYER>")
+            out.append("</PAIR>")
+        out.append("</PARTICIPANTS></SESSION>")
+    out += ["</EVENT>", "</USEBIO>"]
+    return "\n".join(out).encode("utf-8")

@@ -6,20 +6,28 @@ which check the rules, audit and e-mail; rows filed on the site are read-only he
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
+
 from django import forms
 from django.contrib import admin
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from federation.admin_actions import decide_with_reason
 from federation.admin_base import FederationScopedAdmin
 from tournaments.models import (
+    FIXED_B_MAX,
     DirectorLicence,
     RecognisedTournament,
     TouristApproval,
 )
 from tournaments.recognised import (
+    KINDS,
+    FixedB,
     director_licence_grant,
     director_licence_revoke,
+    fixed_b_check,
+    fixed_b_text,
     recognised_tournament_save,
     tourist_approval_decide,
     tourist_approval_request,
@@ -36,12 +44,65 @@ class HbsFederationForm(forms.ModelForm):
         return federation
 
 
-class RecognisedTournamentForm(HbsFederationForm):
-    """The entry with an S per kind it awards (H-1, H-4): leave a kind empty when it does not award it."""
+def _strength(label) -> forms.DecimalField:
+    return forms.DecimalField(
+        label=format_lazy(_("S for {kind}"), kind=label), required=False, min_value=0, decimal_places=3
+    )
 
-    strength_black = forms.DecimalField(label=_("S for black points"), required=False, min_value=0, decimal_places=3)
-    strength_red = forms.DecimalField(label=_("S for red points"), required=False, min_value=0, decimal_places=3)
-    strength_master = forms.DecimalField(label=_("S for master points"), required=False, min_value=0, decimal_places=3)
+
+def _fixed_b(label) -> forms.DecimalField:
+    """H-8, H-17: B fixed in advance, bounded (above 0, at most ``FIXED_B_MAX``, two decimals)."""
+    return forms.DecimalField(
+        label=format_lazy(_("Fixed B for {kind}"), kind=label),
+        required=False,
+        min_value=Decimal("0.01"),
+        max_value=FIXED_B_MAX,
+        decimal_places=2,
+        help_text=_("Only for a fixed official event: B fixed in advance instead of the formula (H-8)."),
+    )
+
+
+def _bands(label) -> forms.CharField:
+    return forms.CharField(
+        label=format_lazy(_("B by field size for {kind}"), kind=label),
+        required=False,
+        max_length=300,
+        help_text=_('Instead of one fixed B: "from N units: B" separated by semicolons, e.g. "6: 20; 12: 30" (H-8).'),
+    )
+
+
+def parse_bands(text: str) -> tuple[tuple[int, Decimal], ...]:
+    """``"6: 20; 12: 30"`` as ``((6, Decimal("20")), (12, Decimal("30")))``; ``ValidationError`` naming the
+    band that does not read."""
+    bands = []
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        n_min, colon, b = part.partition(":")
+        try:
+            if not colon or len(part) > 30:
+                raise ValueError
+            bands.append((int(n_min.strip()), Decimal(b.strip().replace(",", "."))))
+        except (ValueError, InvalidOperation):
+            raise forms.ValidationError(
+                _('"%(band)s" is not "from N units: B", e.g. "6: 20" (H-8).'), params={"band": part[:30]}
+            ) from None
+    return tuple(bands)
+
+
+class RecognisedTournamentForm(HbsFederationForm):
+    """The entry with an S per kind it awards (H-1, H-4): leave a kind empty when it does not award it. A fixed
+    official event may fix B in advance, or in bands by field size, per kind (H-8, H-17)."""
+
+    strength_black = _strength(_("black points"))
+    fixed_b_black = _fixed_b(_("black points"))
+    bands_black = _bands(_("black points"))
+    strength_red = _strength(_("red points"))
+    fixed_b_red = _fixed_b(_("red points"))
+    bands_red = _bands(_("red points"))
+    strength_master = _strength(_("master points"))
+    fixed_b_master = _fixed_b(_("master points"))
+    bands_master = _bands(_("master points"))
 
     class Meta:
         model = RecognisedTournament
@@ -50,19 +111,38 @@ class RecognisedTournamentForm(HbsFederationForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
-            for kind, strength in self.instance.kinds:
-                self.fields[f"strength_{kind}"].initial = strength
+            for award in self.instance.awards.all():
+                self.fields[f"strength_{award.kind}"].initial = award.strength
+                self.fields[f"fixed_b_{award.kind}"].initial = award.first_place
+                self.fields[f"bands_{award.kind}"].initial = "; ".join(f"{n}: {b}" for n, b in award.bands)
 
     def kinds(self) -> dict:
-        return {kind: self.cleaned_data.get(f"strength_{kind}") for kind in ("black", "red", "master")}
+        return {kind: self.cleaned_data.get(f"strength_{kind}") for kind in KINDS}
+
+    def fixed(self) -> dict[str, FixedB]:
+        return {
+            kind: FixedB(
+                first_place=self.cleaned_data.get(f"fixed_b_{kind}"), bands=self.cleaned_data.get(f"bands_{kind}") or ()
+            )
+            for kind in KINDS
+        }
 
     def clean(self):
         data = super().clean()
+        for kind in KINDS:
+            name = f"bands_{kind}"
+            if self.cleaned_data.get(name):
+                try:
+                    self.cleaned_data[name] = parse_bands(self.cleaned_data[name])
+                except forms.ValidationError as error:
+                    self.add_error(name, error)
         for kind, value in self.kinds().items():
             if value is not None and value <= 0:
                 self.add_error(f"strength_{kind}", _("S must be above 0 (H-4); leave it empty for a kind not awarded."))
         if not any(value for value in self.kinds().values()):
             raise forms.ValidationError(_("A recognised tournament awards at least one kind with its S (H-1, H-4)."))
+        if not self.errors:
+            fixed_b_check({kind: s for kind, s in self.kinds().items() if s is not None}, self.fixed())
         return data
 
 
@@ -77,15 +157,19 @@ class RecognisedTournamentAdmin(FederationScopedAdmin):
     list_select_related = ["club"]
     raw_id_fields = ["club"]
 
-    @admin.display(description=_("kinds and S"))
+    @admin.display(description=_("kinds, S and fixed B"))
     def kinds_display(self, obj):
-        return ", ".join(f"{kind} {strength}" for kind, strength in obj.kinds)
+        return ", ".join(
+            f"{award.kind} {award.strength}"
+            + (f" ({fixed_b_text({award.kind: award.fixed_b})})" if award.fixed_b else "")
+            for award in obj.awards.all()
+        )
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("awards")
 
     def save_model(self, request, obj, form, change):
-        recognised_tournament_save(actor=request.user, tournament=obj, kinds=form.kinds())
+        recognised_tournament_save(actor=request.user, tournament=obj, kinds=form.kinds(), fixed=form.fixed())
 
 
 class TouristApprovalForm(forms.ModelForm):

@@ -30,6 +30,9 @@ SANCTION_ONE_CLUB_MAJORITY  error     more than half of a sanctioned tournament'
 RECOGNISED_WRONG_YEAR       error     the chosen entry of HBS's list is for another year than the event (H-1)
 RECOGNISED_OTHER_ORGANISER  error     the chosen entry of HBS's list belongs to another club (H-1)
 TOURIST_NOT_APPROVED        error     a tourist tournament HBS has not approved (rule 2)
+FIXED_B_APPLIED             info      B is fixed in advance by the chosen entry of HBS's list, not the formula (H-8)
+COMPOUND_EVENT              info      the file's sessions are scored as one compound pairs event (rule 7, H-16)
+COMPOUND_NO_ELIMINATION     warning   every pair played the last session: its ranking is the final result (H-16)
 DIRECTOR_NOT_LICENSED       error     an internet tournament reported by someone without a valid HBS licence (rule 10)
 ==========================  ========  ===================================================================
 """
@@ -106,6 +109,30 @@ CATALOGUE = {
     "TOURIST_NOT_APPROVED": (
         E,
         _("%(entry)s is a tourist tournament: it scores only once HBS has approved it (rule 2)."),
+    ),
+    "FIXED_B_APPLIED": (
+        INFO,
+        _(
+            "%(entry)s has B fixed in advance on the list of recognised tournaments (%(fixed)s): it replaces the "
+            "formula B = (3 + N·T/5)·S·(1 + D/12) − 7; n, the spread and the rounding apply as usual (HBS "
+            "Način bodovanja 3, alternative; H-8)."
+        ),
+    ),
+    "COMPOUND_EVENT": (
+        INFO,
+        _(
+            "The file ranks %(sessions)s sessions on their own: they are one compound pairs tournament (HBS rule 7, "
+            "H-11). N = %(n)s pairs, the whole starting field; D = %(d)s boards, the winner's path. The final "
+            "result ranks the %(last)s pairs of the last session by their place there, then the others by their "
+            "place in the last session they played (H-16)."
+        ),
+    ),
+    "COMPOUND_NO_ELIMINATION": (
+        W,
+        _(
+            "Every pair played %(session)s, so its ranking is taken as the final result (H-16). If it ranks that "
+            "session alone rather than the whole event, upload the file with the overall ranking instead."
+        ),
     ),
     "DIRECTOR_NOT_LICENSED": (
         E,

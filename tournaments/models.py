@@ -274,14 +274,34 @@ class RecognisedTournament(models.Model):
         return sorted(((a.kind, str(a.strength)) for a in self.awards.all()), key=lambda pair: order[pair[0]])
 
 
+#: H-17: the largest B the list may fix in advance: five times the master points velemajstor needs (200), more
+#: than one event should ever give; the formula reaches a few hundred only for a season-long league (rule 8).
+FIXED_B_MAX = 1000
+#: H-17: at most this many bands by field size ("nekoliko kategorija ovisno o veličini turnira": a few).
+FIXED_B_BANDS_MAX = 10
+
+
 class RecognisedAward(models.Model):
-    """One kind a listed tournament awards, with its strength S (H-1, H-4)."""
+    """One kind a listed tournament awards, with its strength S (H-1, H-4) and, for a fixed official event,
+    B fixed in advance or by bands of field size instead of the formula (Način bodovanja 3, alternative:
+    "Bodove za fiksna službena nacionalna i međunarodna natjecanja unaprijed se određuju u fiksnom iznosu.
+    Eventualno može postojati nekoliko kategorija ovisno o veličini turnira."; H-8, H-17)."""
 
     KINDS = [("black", _("black points (crni)")), ("red", _("red points (crveni)")), ("master", _("master points"))]
 
     tournament = models.ForeignKey(RecognisedTournament, on_delete=models.CASCADE, related_name="awards")
     kind = models.CharField(_("kind"), max_length=8, choices=KINDS)
     strength = models.DecimalField(_("strength S"), max_digits=6, decimal_places=3)
+    first_place = models.DecimalField(
+        _("fixed B"),
+        max_digits=6,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("Points for first place fixed in advance (H-8); empty: the formula."),
+    )
+    #: ``[[N_min, "B"], …]``, ascending N_min: the B of the band with the largest N_min ≤ N (H-8).
+    bands = models.JSONField(_("B by field size"), default=list, blank=True)
 
     class Meta:
         ordering = ["tournament", "kind"]
@@ -290,10 +310,22 @@ class RecognisedAward(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "kind"], name="recognised_kind_once"),
             models.CheckConstraint(condition=Q(strength__gt=0), name="recognised_strength_positive"),
+            models.CheckConstraint(
+                condition=Q(first_place__isnull=True) | Q(first_place__gt=0, first_place__lte=FIXED_B_MAX),
+                name="recognised_fixed_b_bounded",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.kind} S={self.strength}"
+
+    @property
+    def fixed_b(self) -> dict:
+        """What an upload scores instead of the formula (H-8): ``{"first_place": "40.00"}``, ``{"bands": […]}``
+        or ``{}`` for the formula."""
+        if self.first_place is not None:
+            return {"first_place": str(self.first_place)}
+        return {"bands": [list(band) for band in self.bands]} if self.bands else {}
 
 
 class TouristApproval(models.Model):

@@ -1,7 +1,8 @@
 """HBS's list of recognised tournaments and the approvals around it.
 
-- The annual named list (H-1, H-4): each entry awards one or more kinds, each with its strength S; an
-  upload of a listed tournament takes its kinds and S from the entry (:func:`upload_kinds`).
+- The annual named list (H-1, H-4): each entry awards one or more kinds, each with its strength S and, for a
+  fixed official event, B fixed in advance or by bands of field size (H-8, H-17); an upload of a listed
+  tournament takes its kinds, S and fixed B from the entry (:func:`upload_kinds`).
 - Tourist tournaments in Croatia score only once HBS approved them (rule 2): :func:`tourist_approval_decide`.
 - Internet tournaments count when their director holds an HBS licence, and the director reports them
   (rule 10): :func:`director_licence_grant`, :func:`director_licence_revoke`, :func:`licence_valid`.
@@ -12,6 +13,7 @@ The secretariat keeps all of it in the admin; every write goes through a service
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
@@ -23,9 +25,18 @@ from federation.mail import notify
 from federation.models import Federation
 from federation.refusals import refusals
 from federation.services import audit_record
+from masterpoints.engine.common import MAX_FIELD
 from office.access import is_secretariat
 from tournaments.checks import CheckIssue
-from tournaments.models import DirectorLicence, RecognisedAward, RecognisedTournament, ResultUpload, TouristApproval
+from tournaments.models import (
+    FIXED_B_BANDS_MAX,
+    FIXED_B_MAX,
+    DirectorLicence,
+    RecognisedAward,
+    RecognisedTournament,
+    ResultUpload,
+    TouristApproval,
+)
 
 KINDS = ("black", "red", "master")
 
@@ -33,6 +44,13 @@ REFUSALS = {
     "NOT_HBS": _("The list of recognised tournaments and its approvals are HBS rules (H-1, rules 2 and 10)."),
     "NO_KINDS": _("A recognised tournament awards at least one kind with its strength S (H-1, H-4)."),
     "STRENGTH_NOT_POSITIVE": _("The strength S of %(kind)s points must be above 0 (H-4)."),
+    "FIXED_B_BOTH": _("%(kind)s points: fix B or give bands by field size, not both (H-8)."),
+    "FIXED_B_KIND": _("B is fixed for %(kind)s points, which the tournament does not award (H-8)."),
+    "FIXED_B_BOUNDS": _("%(kind)s points: a fixed B lies above 0 and at most %(max)s, with 2 decimals (H-17)."),
+    "FIXED_B_BANDS": _(
+        "%(kind)s points: at most %(count)s bands, each starting at a different field size from 1 to %(field)s "
+        "units (H-8, H-17)."
+    ),
     "NOT_TOURIST": _("%(entry)s is not marked as a tourist tournament; only those need approval (rule 2)."),
     "ALREADY_DECIDED": _("This was already decided: %(status)s."),
     "REASON_REQUIRED": _("Give the reason for the refusal."),
@@ -51,11 +69,56 @@ def _check_secretariat(actor, federation: Federation) -> None:
         raise refusal("NOT_HBS")
 
 
+@dataclass(frozen=True)
+class FixedB:
+    """B of one kind fixed in advance (``first_place``) or by bands of field size (``((N_min, B), …)``), H-8."""
+
+    first_place: Decimal | None = None
+    bands: tuple[tuple[int, Decimal], ...] = ()
+
+    def as_fields(self) -> dict:
+        return {
+            "first_place": self.first_place,
+            "bands": [[n_min, str(b)] for n_min, b in sorted(self.bands, key=lambda band: band[0])],
+        }
+
+
+def _check_amount(kind: str, value: Decimal) -> None:
+    if not (0 < value <= FIXED_B_MAX) or value != value.quantize(Decimal("0.01")):
+        raise refusal("FIXED_B_BOUNDS", kind=kind, max=FIXED_B_MAX)
+
+
+def fixed_b_check(kinds: dict[str, Decimal], fixed: dict[str, FixedB]) -> None:
+    """H-8, H-17: a fixed B or bands (not both) for a kind the entry awards (``kinds``: S by kind), every number
+    bounded; the refusal (a ``ValidationError``) names the kind and the bound."""
+    for kind, terms in fixed.items():
+        if not (terms.first_place is not None or terms.bands):
+            continue
+        if kind not in kinds:
+            raise refusal("FIXED_B_KIND", kind=kind)
+        if terms.first_place is not None and terms.bands:
+            raise refusal("FIXED_B_BOTH", kind=kind)
+        if terms.first_place is not None:
+            _check_amount(kind, terms.first_place)
+        starts = [n_min for n_min, _b in terms.bands]
+        if (
+            len(starts) > FIXED_B_BANDS_MAX
+            or len(set(starts)) != len(starts)
+            or not all(isinstance(n, int) and 1 <= n <= MAX_FIELD for n in starts)
+        ):
+            raise refusal("FIXED_B_BANDS", kind=kind, count=FIXED_B_BANDS_MAX, field=MAX_FIELD)
+        for _n, b in terms.bands:
+            _check_amount(kind, b)
+
+
 @transaction.atomic
 def recognised_tournament_save(
-    *, actor, tournament: RecognisedTournament, kinds: dict[str, Decimal]
+    *, actor, tournament: RecognisedTournament, kinds: dict[str, Decimal], fixed: dict[str, FixedB] | None = None
 ) -> RecognisedTournament:
-    """Add or change an entry of the annual list with the kinds it awards and their S (H-1, H-4)."""
+    """Add or change an entry of the annual list with the kinds it awards, their S (H-1, H-4) and, where the
+    list fixes it, B in advance or by bands of field size instead of the formula (H-8, H-17). Every kind
+    keeps its S: "Svaki turnir ima unaprijed određenu snagu iskazanu faktorom S" (Način bodovanja 2), and
+    the per-win points of rule 8 (H-5) need it even where B is fixed."""
     _check_secretariat(actor, tournament.federation)
     kinds = {kind: strength for kind, strength in kinds.items() if strength is not None}
     if not kinds:
@@ -63,11 +126,16 @@ def recognised_tournament_save(
     for kind, strength in kinds.items():
         if kind not in KINDS or strength <= 0:
             raise refusal("STRENGTH_NOT_POSITIVE", kind=kind)
+    fixed = fixed or {}
+    fixed_b_check(kinds, fixed)
     created = tournament.pk is None
     tournament.save()
     tournament.awards.exclude(kind__in=list(kinds)).delete()
     for kind, strength in kinds.items():
-        RecognisedAward.objects.update_or_create(tournament=tournament, kind=kind, defaults={"strength": strength})
+        terms = fixed.get(kind, FixedB()).as_fields()
+        RecognisedAward.objects.update_or_create(
+            tournament=tournament, kind=kind, defaults={"strength": strength, **terms}
+        )
     audit_record(
         actor=actor,
         action="recognised.create" if created else "recognised.change",
@@ -76,6 +144,7 @@ def recognised_tournament_save(
             "year": tournament.year,
             "tourist": tournament.tourist,
             "kinds": {k: str(s) for k, s in kinds.items()},
+            "fixed_b": {a.kind: a.fixed_b for a in RecognisedAward.objects.filter(tournament=tournament) if a.fixed_b},
         },
     )
     return tournament
@@ -205,10 +274,26 @@ def listed_for(federation: Federation, today: datetime.date):
 
 
 def upload_kinds(entry: RecognisedTournament) -> dict:
-    """The facts an upload of a listed tournament takes from its entry (H-1): the kinds with their S; the
-    first kind is the tournament's category."""
+    """The facts an upload of a listed tournament takes from its entry (H-1): the kinds with their S (the
+    first kind is the tournament's category) and, per kind, B fixed in advance or by bands (H-8)."""
     kinds = entry.kinds
-    return {"recognised": entry.pk, "kinds": [list(pair) for pair in kinds], "category": kinds[0][0], "strength": ""}
+    facts = {"recognised": entry.pk, "kinds": [list(pair) for pair in kinds], "category": kinds[0][0], "strength": ""}
+    fixed = {award.kind: award.fixed_b for award in entry.awards.all() if award.fixed_b}
+    if fixed:
+        facts["fixed_b"] = fixed
+    return facts
+
+
+def fixed_b_text(fixed: dict) -> str:
+    """``black: B = 40.00; red: B(N ≥ 6) = 20.00, B(N ≥ 12) = 30.00`` (H-8): symbols and numbers only, the
+    same in every language of the preview."""
+    parts = []
+    for kind, terms in fixed.items():
+        if "first_place" in terms:
+            parts.append(f"{kind}: B = {terms['first_place']}")
+        else:
+            parts.append(f"{kind}: " + ", ".join(f"B(N ≥ {n_min}) = {b}" for n_min, b in terms.get("bands", [])))
+    return "; ".join(parts)
 
 
 def upload_issues(*, upload: ResultUpload, on_date: datetime.date) -> tuple[list[str], list[CheckIssue]]:
@@ -228,6 +313,8 @@ def upload_issues(*, upload: ResultUpload, on_date: datetime.date) -> tuple[list
     if entry is None:
         return kinds, issues
     kinds = [kind for kind, _s in facts.get("kinds", [])]
+    if facts.get("fixed_b"):
+        issues.append(CheckIssue("FIXED_B_APPLIED", params={"entry": entry, "fixed": fixed_b_text(facts["fixed_b"])}))
     if entry.year != on_date.year:
         issues.append(CheckIssue("RECOGNISED_WRONG_YEAR", params={"entry": entry, "year": entry.year, "date": on_date}))
     if entry.club_id and entry.club_id != upload.club_id:

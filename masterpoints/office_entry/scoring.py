@@ -19,7 +19,7 @@ from masterpoints.engine.dbf import events as dbf_events
 from masterpoints.engine.dbf import team_events as dbf_teams
 from masterpoints.engine.dbf.tables import OfficeForm, office_form
 from masterpoints.uploads.lines import Preview
-from masterpoints.uploads.scoring import ScoringResult, _nothing_awarded
+from masterpoints.uploads.scoring import ScoringResult, note_groups_awarding_nothing
 
 
 def score_dbf_office(preview: Preview) -> ScoringResult:
@@ -32,7 +32,7 @@ def score_dbf_office(preview: Preview) -> ScoringResult:
     rules = rules_for(preview.upload.federation, preview.event.date)
     awards = _pairs(preview, form, rules) if form.entry == "pairs" else _teams(preview, form, rules)
     result = ScoringResult(awards=[_citing(award, form.section) for award in awards])
-    _nothing_awarded(preview, result)
+    note_groups_awarding_nothing(preview, result)
     return result
 
 

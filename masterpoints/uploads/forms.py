@@ -78,10 +78,22 @@ class ResultUploadForm(forms.Form):
     internet = forms.BooleanField(
         label=_("An internet tournament I directed under my HBS licence (rule 10)"), required=False
     )
+    nature = forms.ChoiceField(
+        label=_("What kind of event was it?"),
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_("No results file says it; some events are not scored at all."),
+    )
 
     def __init__(self, *args, organisers: list[tuple[str, str]], scheme: SchemeInfo, recognised=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.scheme = scheme
         self.fields["organiser"].choices = organisers
+        if scheme.event_natures:  # HBS rules 1, 8 and 11 (H-15)
+            self.fields["nature"].choices = [(nature.value, nature.label) for nature in scheme.event_natures]
+            self.fields["nature"].initial = scheme.event_natures[0].value
+        else:
+            del self.fields["nature"]
         if scheme.recognised_list:
             self.fields["category"].choices = HBS_KINDS
             self.fields["recognised"].queryset = (
@@ -107,6 +119,15 @@ class ResultUploadForm(forms.Form):
         if data.get("special") and data.get("category") != "SP":
             self.add_error("special", _("Klubsølv, the simultaneous events and the top-16 award SP (§ 403A)."))
         return data
+
+    def clean_nature(self):
+        """H-15: an event whose nature is not scored (HBS rule 11) is refused before the file is stored."""
+        nature = self.scheme.nature(self.cleaned_data.get("nature"))
+        if nature is None:
+            raise forms.ValidationError(_("Choose one of the kinds of event listed."))
+        if not nature.scored:
+            raise forms.ValidationError(self.scheme.unscored_refusal, params={"nature": nature.label})
+        return nature.value
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

@@ -265,15 +265,19 @@ def _resolve_players(preview: Preview) -> dict[str, list[PlayerLine]]:
         return next((register[key] for key in _lookup_keys(number) if key in register), None)
 
     lines: dict[str, list[PlayerLine]] = {}
-    seen: dict[int, PlayerLine] = {}
+    seen: dict[tuple, PlayerLine] = {}
+    # A compound event's stages are sessions the same pair plays one after the other (rule 7, H-16): a member
+    # is there once per session; the engine refuses a member in two pairs.
+    per_session = scoring.is_compound(preview)
     for entry in event.entries():
         lines[entry.key] = []
         for index, participant in enumerate(entry.players):
             line = _resolve_one(preview, entry, index, participant, find)
             lines[entry.key].append(line)
             if line.player is not None and line.resolution == "member":
-                if line.player.pk in seen:
-                    other = seen[line.player.pk]
+                slot = (entry.session if per_session else None, line.player.pk)
+                if slot in seen:
+                    other = seen[slot]
                     preview.issues.append(
                         CheckIssue(
                             "PLAYER_TWICE",
@@ -286,7 +290,7 @@ def _resolve_players(preview: Preview) -> dict[str, list[PlayerLine]]:
                             },
                         )
                     )
-                seen[line.player.pk] = line
+                seen[slot] = line
                 if line.player.status != Player.Status.MEMBER:
                     preview.issues.append(
                         CheckIssue(
@@ -355,6 +359,9 @@ def _compute(preview: Preview) -> None:
         return
     for award in result.awards:
         by_key[award.player].awards.append(award)
+    for key, (first, last) in result.places.items():  # a compound event's final result (H-16)
+        by_key[key].place_first, by_key[key].place_last = first, last
+    preview.issues += result.issues
     for group_name, reason in result.nothing_awarded:
         # The engine's Reason (or None): translated by its code and parameters when the page shows it.
         issue = CheckIssue("NOTHING_AWARDED", params={"group": group_name, "reason": reason_text_lazy(reason)})

@@ -8,7 +8,6 @@ two-winner Mitchell). Player keys handed to the engine are the preview's line ke
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
 
 from django.utils.module_loading import import_string
@@ -17,20 +16,25 @@ from federation.rulesets import rules_for
 from masterpoints.engine.common import PlayerAward, Reason, RequestError
 from masterpoints.engine.dbf import events as dbf_events
 from masterpoints.engine.dbf import team_events as dbf_teams
-from masterpoints.engine.hbs import events as hbs_events
 from masterpoints.uploads.lines import GroupLine, Preview
 
 
 @dataclass
 class ScoringResult:
+    """The awards, the groups that award nothing (and why), what the adapter has to say about how it read the
+    event (issues shaped like the preview's) and, where a player's place in the tournament is not that of their
+    line of the file (a compound event, H-16), the place by player key."""
+
     awards: list[PlayerAward] = field(default_factory=list)
     nothing_awarded: list[tuple[str, Reason | None]] = field(default_factory=list)
+    issues: list = field(default_factory=list)
+    places: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def compute(preview: Preview) -> ScoringResult:
     """Every player's awards for the preview's event under the rule set valid on its date, by the scheme's
-    adapter (``federation.schemes``: :func:`score_dbf` or :func:`score_hbs`), or by its office adapter for a
-    form the secretariat entered (``facts["office_form"]``, § 451A, D-Q33)."""
+    adapter (``federation.schemes``: :func:`score_dbf` or ``scoring_hbs.score_hbs``), or by its office adapter
+    for a form the secretariat entered (``facts["office_form"]``, § 451A, D-Q33)."""
     if preview.upload.facts.get("office_form"):
         return import_string(preview.scheme.office_scoring_adapter)(preview)
     return import_string(preview.scheme.scoring_adapter)(preview)
@@ -50,48 +54,11 @@ def group_label(group: GroupLine) -> str:
     return group.group.name or str(group.row_number)
 
 
-# --- HBS ------------------------------------------------------------------------------------------------
-
-
-def score_hbs(preview: Preview) -> ScoringResult:
-    """HBS: each group is a field of its own; the kinds and S come from the upload's facts: those of the
-    chosen entry of the list of recognised tournaments, else the director's kind and S (H-1, H-4)."""
-    facts = preview.upload.facts
-    rules = rules_for(preview.upload.federation, preview.event.date)
-    strength = Decimal(facts["strength"]) if facts.get("strength") not in (None, "") else None
-    kinds = (hbs_events.KindAward(kind=facts["category"], strength=strength),) if strength is not None else ()
-    if facts.get("kinds"):
-        kinds = tuple(hbs_events.KindAward(kind=kind, strength=Decimal(s)) for kind, s in facts["kinds"])
-    form = event_form(preview)
-    boards = event_boards(preview)
-    result = ScoringResult()
-    for group in preview.groups:
-        entries = tuple(
-            hbs_events.EventEntry(
-                entry=line.entry.key,
-                first=line.entry.place_first,
-                last=line.entry.place_last,
-                boards=line.entry.boards_played,
-                players=tuple(
-                    hbs_events.Participant(player=player.key, boards=_team_boards(form, player, line.entry))
-                    for player in line.players
-                ),
-            )
-            for line in group.entries
-        )
-        event = hbs_events.Event(form=form, entries=entries, kinds=kinds, boards=boards)
-        result.awards += hbs_events.event_awards(event, rules)
-    # A group whose every award is 0 (field below the minimum, rule 5 / H-10; B ≤ 0, H-6) says why: the reason
-    # is on the awards' explanations.
-    _nothing_awarded(preview, result)
-    return result
-
-
-def _team_boards(form: str, player, entry) -> int | None:
-    """H-9 needs every team player's boards; a file that does not say counts them as the team's."""
-    if player.boards_played is not None:
-        return player.boards_played
-    return entry.boards_played if form == "teams" else None
+def is_compound(preview: Preview) -> bool:
+    """Whether the file's several session rankings are the stages of one compound tournament: a form of the
+    scheme's ``compound_forms`` (HBS pairs, rule 7, H-16) in a file of more than one session."""
+    event = preview.event
+    return event is not None and event.sessions > 1 and event_form(preview) in preview.scheme.compound_forms
 
 
 # --- DBf ------------------------------------------------------------------------------------------------
@@ -146,7 +113,7 @@ def score_dbf(preview: Preview) -> ScoringResult:
         special=facts.get("special") or "standard",
     )
     result = ScoringResult(awards=dbf_events.pair_event_awards(event, rules))
-    _nothing_awarded(preview, result)
+    note_groups_awarding_nothing(preview, result)
     return result
 
 
@@ -251,7 +218,7 @@ def _match_players(line, match_boards: int) -> tuple:
     return tuple(players)
 
 
-def _nothing_awarded(preview: Preview, result: ScoringResult) -> None:
+def note_groups_awarding_nothing(preview: Preview, result: ScoringResult) -> None:
     """Name each group whose every award is zero, with the engine's reason (a ``Reason``: code and parameters)
     from the awards' explanations, or ``None`` when none says why (every player ineligible, say)."""
     for group in preview.groups:

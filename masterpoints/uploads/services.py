@@ -71,6 +71,7 @@ def results_upload_create(
 ) -> ResultUpload:
     """Store the uploaded bytes unchanged with their SHA-256, before anything parses them."""
     check_organiser(actor=actor, federation=federation, club=club, region=region, trusted=trusted)
+    _check_nature(federation, facts)
     if len(data) > settings.RESULTS_UPLOAD_MAX_BYTES:
         raise ValidationError(_("The file is larger than the 5 MB limit."), code="FILE_TOO_LARGE")
     digest = hashlib.sha256(data).hexdigest()
@@ -94,6 +95,15 @@ def results_upload_create(
         payload={"sha256": digest, "size": len(data), "file": filename[:255], "facts": facts},
     )
     return upload
+
+
+def _check_nature(federation: Federation, facts: dict) -> None:
+    """H-15 (HBS rule 11): an event whose nature is not scored is refused before anything is stored."""
+    info = federation.scheme_info
+    nature = info.nature(facts.get("nature"))
+    if info.event_natures and (nature is None or not nature.scored):
+        label = nature.label if nature is not None else str(facts.get("nature"))[:40]
+        raise ValidationError(info.unscored_refusal, code="EVENT_NOT_SCORED", params={"nature": label})
 
 
 def check_pending(actor, upload: ResultUpload, *, trusted: bool = False) -> None:

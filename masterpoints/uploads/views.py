@@ -69,6 +69,8 @@ def upload(request):
             "form": data.get("event_form") or "",
             "boards": data.get("boards"),
         }
+        if "nature" in data:  # HBS rules 1, 8 and 11 (H-15)
+            facts["nature"] = data["nature"]
         if federation.scheme_info.recognised_list:  # HBS: S and the list of recognised tournaments (H-1, H-4)
             facts["strength"] = str(data["strength"]) if data.get("strength") is not None else ""
             facts["internet"] = data["internet"]

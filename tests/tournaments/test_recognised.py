@@ -17,6 +17,7 @@ from office.services import officer_assign
 from tests.factories import pairs_from_numbers, usebio_pairs
 from tournaments.models import RecognisedTournament, TouristApproval
 from tournaments.recognised import (
+    FixedB,
     director_licence_grant,
     director_licence_revoke,
     recognised_tournament_save,
@@ -242,3 +243,43 @@ def test_licence_refusals_dates_reason_and_revoking_twice_rule_10(world, tajnik,
     with pytest.raises(ValidationError) as caught:
         director_licence_revoke(actor=tajnik, licence=licence, reason="Opet")
     assert caught.value.code == "LICENCE_REVOKED"
+
+
+# --- fixed B (H-8, H-17) -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fixed", "code"),
+    [
+        ({"black": FixedB(first_place=Decimal("1000.01"))}, "FIXED_B_BOUNDS"),
+        ({"black": FixedB(first_place=Decimal("12.345"))}, "FIXED_B_BOUNDS"),
+        ({"black": FixedB(bands=((6, Decimal("0")),))}, "FIXED_B_BOUNDS"),
+        ({"black": FixedB(bands=((0, Decimal("20")),))}, "FIXED_B_BANDS"),
+        ({"black": FixedB(bands=((6, Decimal("20")), (6, Decimal("30"))))}, "FIXED_B_BANDS"),
+        ({"black": FixedB(first_place=Decimal("30"), bands=((6, Decimal("20")),))}, "FIXED_B_BOTH"),
+        ({"master": FixedB(first_place=Decimal("30"))}, "FIXED_B_KIND"),
+    ],
+)
+def test_the_service_refuses_an_unbounded_or_doubled_fixed_b_and_writes_nothing_h_17(world, tajnik, fixed, code):
+    """H-17: 0 < B ≤ 1000 with two decimals, bands from 1 to 5,000 units each once, one fixed B or bands per kind
+    (H-8), only for a kind the entry awards; the service refuses whatever calls it (the admin form too)."""
+    tournament = RecognisedTournament(federation=world.hbs, year=2025, name="Državno prvenstvo")
+    with pytest.raises(ValidationError) as caught:
+        recognised_tournament_save(actor=tajnik, tournament=tournament, kinds={"black": Decimal("1")}, fixed=fixed)
+    assert caught.value.code == code
+    assert not RecognisedTournament.objects.exists()
+
+
+def test_a_fixed_b_is_kept_per_kind_audited_and_handed_to_the_upload_h_8(world, tajnik):
+    """The list keeps S and the fixed B of each kind; an upload of the entry takes both (``upload_kinds``)."""
+    listed = recognised_tournament_save(
+        actor=tajnik,
+        tournament=RecognisedTournament(federation=world.hbs, year=2025, name="Državno prvenstvo"),
+        kinds={"black": Decimal("1"), "red": Decimal("2")},
+        fixed={"red": FixedB(bands=((12, Decimal("60")), (6, Decimal("40"))))},
+    )
+    facts = upload_kinds(listed)
+    assert facts["kinds"] == [["black", "1.000"], ["red", "2.000"]]
+    assert facts["fixed_b"] == {"red": {"bands": [[6, "40"], [12, "60"]]}}
+    audit = AuditEvent.objects.get(action="recognised.create")
+    assert audit.payload["fixed_b"] == {"red": {"bands": [[6, "40"], [12, "60"]]}}

@@ -54,10 +54,11 @@ class KindAward:
 
 @dataclass(frozen=True)
 class Participant:
-    """A player of a unit; ``boards`` = boards played (needed in team events for H-9 and H-5)."""
+    """A player of a unit; ``boards`` = boards played (needed in team events for H-9 and H-5): a whole number,
+    or in a match of a long-running competition the exact share estimated from the team's boards (H-18)."""
 
     player: str
-    boards: int | None = None
+    boards: int | Fraction | None = None
 
 
 @dataclass(frozen=True)
@@ -313,12 +314,14 @@ def _board_share(p: Participant, unit_boards: int | None, rules: HbsRuleSet, whe
     """H-9: at least ``team_board_share`` (0.33) of the unit's boards, compared exactly."""
     if p.boards is None:
         raise RequestError(where, f"boards played by {p.player!r} are needed in a team event (rule 6, H-9)")
-    if isinstance(p.boards, bool) or not isinstance(p.boards, int) or p.boards < 0:
+    if isinstance(p.boards, bool) or not isinstance(p.boards, int | Fraction) or p.boards < 0:
         raise RequestError(where, "boards played must be a whole number of at least 0")
+    # H-18: a share of a match estimated from the player's share of the team's boards is an exact fraction.
+    played = str(p.boards) if isinstance(p.boards, int) or p.boards.denominator == 1 else fixed(p.boards, 2)
     if not unit_boards:
-        return True, f"{p.boards} (the unit played no boards)"
-    share = Fraction(p.boards, unit_boards)
-    return share >= rules.team_board_share, f"{p.boards} of {unit_boards} ({fixed(share * 100, 2)} %)"
+        return True, f"{played} (the unit played no boards)"
+    share = Fraction(p.boards) / unit_boards
+    return share >= rules.team_board_share, f"{played} of {unit_boards} ({fixed(share * 100, 2)} %)"
 
 
 def _matches(context: _Context, where: str) -> list[PlayerAward]:

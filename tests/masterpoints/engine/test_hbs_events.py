@@ -199,6 +199,22 @@ def test_the_per_win_parameters_are_configuration_h_5():
     assert points(awards, "d1", part="match r3") == 3
 
 
+def test_a_share_of_a_match_estimated_from_the_team_boards_is_compared_exactly_h_18():
+    """H-18: without a line-up a player with 16 of the team's 48 boards has a third of every match, 16/3 of its
+    16 boards: at least 33 % (rule 6), so the win scores; 5 whole boards (31.25 %) would lose it."""
+    match = Match(
+        "r1",
+        16,
+        MatchSide("A", (Participant("a1", 16), Participant("a2", 6), Participant("a3", Fraction(16, 3)))),
+        MatchSide("B", (Participant("b1", 16),)),
+        winner="A",
+    )
+    awards = event_awards(league(matches=(match,)))
+    assert points(awards, "a3", part="match r1") == 2
+    (a3,) = [a for a in awards if a.player == "a3" and a.part == "match r1"]
+    assert inputs(a3)["boards played"] == "5.33 of 16 (33.33 %)"
+
+
 def test_only_team_competitions_are_long_running_h_5():
     with pytest.raises(RequestError) as caught:
         event_awards(Event("pairs", pairs_field(12), boards=24, long_running=True))
