@@ -85,6 +85,9 @@ class SchemeInfo:
     official_list_by_default: bool
     #: Workflows of the scheme's rule book.
     sanctions: bool  # DBf § 403A–B
+    #: A tournament is played in one of the club's weekly playing times, which the rules count by (DBf
+    #: § 403A2, § 403B1–2, § 452A "hver ugentlig spilleperiode for sig"): the upload records it.
+    playing_times: bool
     foreign_points: bool  # DBf § 401B
     cups: bool  # DBf § 451C–E
     recognised_list: bool  # HBS H-1: the annual list of recognised tournaments
@@ -188,6 +191,7 @@ SCHEMES: dict[str, SchemeInfo] = {
         office_scoring_adapter="masterpoints.office_entry.scoring.score_dbf_office",
         official_list_by_default=False,
         sanctions=True,
+        playing_times=True,
         foreign_points=True,
         cups=True,
         recognised_list=False,
@@ -266,6 +270,7 @@ SCHEMES: dict[str, SchemeInfo] = {
         office_scoring_adapter="",
         official_list_by_default=True,
         sanctions=False,
+        playing_times=False,
         foreign_points=False,
         cups=False,
         recognised_list=True,

@@ -96,6 +96,7 @@ OFFERS: dict[str, Offers] = {
     "tournaments.directorlicence": Offers(frozenset({A, D}), {"revoke": A}, list_change=True),
     "tournaments.sanctionapplication": Offers(actions={"approve": C, "refuse": C}, list_change=True),
     "tournaments.sanction": Offers(list_change=True),
+    "tournaments.simultaneousevent": Offers(EDIT),
     "masterpoints.correctionrequest": Offers(actions={"assign_to_me": C, "refuse": C}, list_change=True),
     "masterpoints.correctionwindow": Offers(frozenset({A, C})),  # closed by its last day, never deleted
     "masterpoints.cupseries": Offers(EDIT),  # one without recorded wins (a series with wins is kept)

@@ -1,6 +1,8 @@
-"""The secretariat's admin for sanctions (DBf § 403) and HBS's list of recognised tournaments.
+"""The secretariat's admin for sanctions and DBf's simultaneous events (DBf § 403) and HBS's list of
+recognised tournaments.
 
-Every decision goes through the services of ``tournaments.sanctions`` and ``tournaments.recognised``,
+Every decision goes through the services of ``tournaments.sanctions``, ``tournaments.simultaneous`` and
+``tournaments.recognised``,
 which check the rules, audit and e-mail; rows filed on the site are read-only here.
 """
 
@@ -19,6 +21,7 @@ from tournaments.models import (
     FIXED_B_MAX,
     DirectorLicence,
     RecognisedTournament,
+    SimultaneousEvent,
     TouristApproval,
 )
 from tournaments.recognised import (
@@ -32,6 +35,8 @@ from tournaments.recognised import (
     tourist_approval_decide,
     tourist_approval_request,
 )
+from tournaments.simultaneous import MAX_DAYS, simultaneous_event_save
+from tournaments.simultaneous import refusal as simultaneous_refusal
 
 
 class HbsFederationForm(forms.ModelForm):
@@ -277,6 +282,42 @@ class DirectorLicenceAdmin(FederationScopedAdmin):
             title=str(_("Revoke the selected licences")),
             decide=lambda obj, reason: director_licence_revoke(actor=request.user, licence=obj, reason=reason),
         )
+
+
+class SimultaneousEventForm(forms.ModelForm):
+    """An event DBf announced (§ 403A1): only a federation with DBf's sanctions may be chosen."""
+
+    class Meta:
+        model = SimultaneousEvent
+        fields = ["federation", "name", "kind", "starts_on", "ends_on", "note"]
+
+    def clean_federation(self):
+        federation = self.cleaned_data["federation"]
+        if not federation.scheme_info.sanctions:
+            raise forms.ValidationError(_("This is a DBf rule (§ 403A1); choose a DBf federation."))
+        return federation
+
+    def clean(self):
+        data = super().clean()
+        starts_on, ends_on = data.get("starts_on"), data.get("ends_on")
+        if starts_on and ends_on and (ends_on - starts_on).days + 1 > MAX_DAYS:
+            days = (ends_on - starts_on).days + 1
+            self.add_error("ends_on", simultaneous_refusal("TOO_LONG", limit=MAX_DAYS, days=days))
+        return data
+
+
+@admin.register(SimultaneousEvent)
+class SimultaneousEventAdmin(FederationScopedAdmin):
+    """The simultaneous events DBf announced (§ 403A1): the ones a club's event may claim SP in."""
+
+    form = SimultaneousEventForm
+    list_display = ["name", "kind", "starts_on", "ends_on"]
+    list_filter = ["kind", "federation"]
+    search_fields = ["name"]
+    date_hierarchy = "starts_on"
+
+    def save_model(self, request, obj, form, change):
+        simultaneous_event_save(actor=request.user, event=obj)
 
 
 from tournaments.sanctions import admin as sanctions_admin  # noqa: E402, F401  (registers its models)

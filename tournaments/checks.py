@@ -24,7 +24,18 @@ AWARD_DIFFERS               info      the file's own awards differ from ours for
 DUPLICATE_FILE              warning   the very same file was confirmed before
 SUPERSEDES                  info      this upload replaces an earlier version of the same event
 SANCTION_APPLIED            info      a club's SP/GP comes from its approved sanction, full or half (§ 403B1–2)
-SANCTION_TOP16_USED         error     the club's top-16s with SP this season exceed its playing times (§ 403A2)
+TOP16_NO_PLAYING_TIME       error     a top-16 per playing time whose tournament has no playing time (§ 403A2, § 443B2a)
+TOP16_PLAYING_TIME_HELD     error     the playing time already had its top-16 this season (§ 403A2, § 443B2a)
+TOP16_COMBINED_HELD         error     the club held a combined top-16 this season: no other top-16 (§ 443B2)
+TOP16_PER_TIME_HELD         error     a combined top-16 where the club held one per playing time this season (§ 443B2)
+SIMULTANEOUS_UNKNOWN        error     the simultaneous event claimed is not one DBf announced (§ 403A1)
+SIMULTANEOUS_NOT_ON_DATE    error     the simultaneous event claimed does not cover the tournament's date (§ 403A1)
+ALTERNATIVE_KLUBSOLV_HELD   error     Klubsølv claimed where the club held an alternative Klubsølv that season (§ 453)
+KLUBSOLV_HELD               error     an alternative Klubsølv where the club played Klubsølv that season (§ 453)
+ALTERNATIVE_KLUBSOLV_USED   error     a second alternative Klubsølv in a season (§ 403A1, § 453; D-Q29)
+PLAYING_TIME_CHOOSE         error     several playing times that weekday, no start time: the director chooses (§ 452A)
+PLAYING_TIME_NOT_AT_TIME    warning   the file's start time is in none of the club's playing times that weekday (§ 452A)
+PLAYING_TIME_OTHER_CLUB     error     the playing time chosen is not one of the organising club's (§ 452A)
 SANCTION_FEW_CLUBS          error     fewer than 5 clubs in a sanctioned tournament's entry list (§ 403B5c, B6c)
 SANCTION_ONE_CLUB_MAJORITY  error     more than half of a sanctioned tournament's players from one club (§ 403B5c, B6c)
 RECOGNISED_WRONG_YEAR       error     the chosen entry of HBS's list is for another year than the event (H-1)
@@ -80,12 +91,83 @@ CATALOGUE = {
     "DUPLICATE_FILE": (W, _("This very file was confirmed before, on %(date)s.")),
     "SUPERSEDES": (INFO, _("This replaces the results confirmed on %(date)s; the differences are shown below.")),
     "SANCTION_APPLIED": (INFO, _("The points follow the club's sanction for %(name)s: %(quota)s, granted %(date)s.")),
-    "SANCTION_TOP16_USED": (
+    "TOP16_NO_PLAYING_TIME": (
         E,
         _(
-            "The club has held %(held)s top-16 tournaments with SP in the season %(season)s and has %(allowed)s "
-            "playing times: one top-16 per playing time per season (§ 403A2)."
+            "A top-16 per playing time names its playing time (§ 403A2, § 443B2a), and this tournament has none: "
+            "choose its playing time below, or claim the club's combined top-16 instead (§ 443B2b)."
         ),
+    ),
+    "TOP16_PLAYING_TIME_HELD": (
+        E,
+        _(
+            "%(playing_time)s already had its top-16 with SP in the season %(season)s: %(other)s. A club holds one "
+            "top-16 per playing time per season (§ 403A2, § 443B2a)."
+        ),
+    ),
+    "TOP16_COMBINED_HELD": (
+        E,
+        _(
+            "The club held its combined top-16 in the season %(season)s: %(other)s. A club holds one combined "
+            "top-16 or one per playing time, so no other top-16 with SP that season (§ 443B2, § 403A2)."
+        ),
+    ),
+    "TOP16_PER_TIME_HELD": (
+        E,
+        _(
+            "The club held the top-16 of %(playing_time)s in the season %(season)s: %(other)s. A combined top-16 "
+            "replaces those per playing time and cannot be held beside them that season (§ 443B2, § 403A2)."
+        ),
+    ),
+    "SIMULTANEOUS_UNKNOWN": (
+        E,
+        _("The simultaneous event chosen is not one DBf announced (§ 403A1): choose one the secretariat recorded."),
+    ),
+    "SIMULTANEOUS_NOT_ON_DATE": (
+        E,
+        _(
+            "%(event)s was announced by DBf for %(dates)s, but this tournament was played on %(date)s; events DBf "
+            "announced for that day: %(covering)s (§ 403A1)."
+        ),
+    ),
+    "ALTERNATIVE_KLUBSOLV_HELD": (
+        E,
+        _(
+            "The club held an alternative Klubsølv in the season %(season)s: %(other)s. It replaces Klubsølv for "
+            "all the club's playing times, so the club plays no Klubsølv that season (§ 453, § 403A1)."
+        ),
+    ),
+    "KLUBSOLV_HELD": (
+        E,
+        _(
+            "The club played Klubsølv in the season %(season)s: %(other)s. One choice excludes the other, so no "
+            "alternative Klubsølv that season (§ 453, § 403A1)."
+        ),
+    ),
+    "ALTERNATIVE_KLUBSOLV_USED": (
+        E,
+        _(
+            "The club already held its alternative Klubsølv of the season %(season)s: %(other)s. It is one "
+            "tournament across all the club's playing times (§ 403A1, § 453)."
+        ),
+    ),
+    "PLAYING_TIME_CHOOSE": (
+        E,
+        _(
+            "The club has %(count)s playing times on %(weekday)s (%(times)s) and the file gives no start time, so "
+            "the part of day is not known: choose the tournament's playing time below (§ 452A)."
+        ),
+    ),
+    "PLAYING_TIME_NOT_AT_TIME": (
+        W,
+        _(
+            "The file says the tournament started at %(time)s on %(weekday)s, when the club has no playing time "
+            "(that day: %(times)s): it is recorded without one; choose one below if it was played in one (§ 452A)."
+        ),
+    ),
+    "PLAYING_TIME_OTHER_CLUB": (
+        E,
+        _("The playing time chosen is not one of %(club)s's: choose one of the club's playing times or none (§ 452A)."),
     ),
     "SANCTION_FEW_CLUBS": (
         E,

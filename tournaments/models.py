@@ -75,6 +75,50 @@ class TournamentQuerySet(models.QuerySet):
         return self.filter(is_current=True)
 
 
+class SimultaneousEvent(models.Model):
+    """A simultaneous event DBf announced ("Simultanturneringer udskrevet af DBf", § 403A1), as the
+    secretariat records it: a club's event in it awards SP without a sanction. A club claims one that covers
+    its tournament's date (``tournaments.sanctions.selectors.event_sanction``). The alternative Klubsølv is
+    the club's own pairs tournament within the season that replaces Klubsølv for all its playing times
+    (§ 403A1 second sentence, § 453); DBf announces the dates it may be held in like any other (D-Q29)."""
+
+    class Kind(models.TextChoices):
+        KLUBSOLV = "klubsolv", _("Klubsølv (§ 403A1, § 433E)")
+        ALTERNATIVE_KLUBSOLV = "alternative_klubsolv", _("alternative Klubsølv (§ 403A1, § 453)")
+        OTHER = "other", _("another simultaneous event, e.g. Landsdækkende Handicap (§ 403A1, § 433E)")
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="simultaneous_events")
+    name = models.CharField(_("name"), max_length=200)
+    kind = models.CharField(_("kind"), max_length=24, choices=Kind.choices)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"), help_text=_("The same as the first day for a one-day event."))
+    note = models.TextField(_("note"), blank=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        verbose_name = _("DBf simultaneous event")
+        verbose_name_plural = _("DBf simultaneous events")
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "name", "starts_on"], name="simultaneous_event_unique"),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=models.F("starts_on")), name="simultaneous_event_dates_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.dates})"
+
+    @property
+    def dates(self) -> str:
+        """The day, or first and last day, as the messages name them (``2025-10-06–2025-10-10``)."""
+        if self.ends_on == self.starts_on:
+            return self.starts_on.isoformat()
+        return f"{self.starts_on.isoformat()}–{self.ends_on.isoformat()}"
+
+    def covers(self, day) -> bool:
+        return self.starts_on <= day <= self.ends_on
+
+
 class Tournament(models.Model):
     """A tournament whose results were confirmed; re-uploading the same event supersedes it."""
 
@@ -111,6 +155,16 @@ class Tournament(models.Model):
         blank=True,
         related_name="tournaments",
         verbose_name=_("playing time"),
+    )
+    #: The DBf simultaneous event the club's tournament was played in (§ 403A1): its automatic SP, and for
+    #: Klubsølv and the alternative Klubsølv the one choice that excludes the other (§ 453).
+    simultaneous_event = models.ForeignKey(
+        SimultaneousEvent,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("simultaneous event"),
     )
     #: What the results file was: format, dialect, scoring program, scoring method, encoding read ("facts"
     #: are only ever the director's statements on the upload, ``ResultUpload.facts``).
@@ -160,6 +214,15 @@ class Tournament(models.Model):
     @property
     def organiser(self):
         return self.club or self.region or self.federation
+
+    @property
+    def top16(self) -> str:
+        """The top-16 the club claimed in its upload (§ 403A2, § 443B2): ``"playing_time"`` (one of the
+        tournament's playing time), ``"combined"`` (the club's combined one) or ``""`` (not a top-16)."""
+        facts = self.upload.facts if self.upload_id else {}
+        if facts.get("special") != "top16":
+            return ""
+        return "combined" if facts.get("top16") == "combined" else "playing_time"
 
 
 class RankingGroup(models.Model):
@@ -410,6 +473,7 @@ __all__ = [
     "ResultUpload",
     "Sanction",
     "SanctionApplication",
+    "SimultaneousEvent",
     "TouristApproval",
     "Tournament",
 ]

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.forms import DecimalInput
 from federation.schemes import SchemeInfo
 from masterpoints.uploads.services import ENCODINGS
-from tournaments.models import Form, RecognisedTournament
+from tournaments.models import Form, RecognisedTournament, SimultaneousEvent
 
 HBS_KINDS = (("black", _("black points (crni)")), ("red", _("red points (crveni)")), ("master", _("master points")))
 
@@ -54,15 +54,32 @@ class ResultUploadForm(forms.Form):
         help_text=_("Leave empty when everyone met everyone; with a common top this sets the field (§ 405B6d, B7d)."),
     )
     robots = forms.BooleanField(label=_("Everyone played against robots (§ 405B6e)"), required=False)
+    playing_time = forms.ChoiceField(
+        label=_("Playing time"),
+        required=False,
+        help_text=_(
+            "The club's weekly session the tournament was played in (§ 452A). Left as it is, the file's weekday "
+            "and start time decide; with two playing times on one weekday and no time in the file, choose here."
+        ),
+    )
+    simultaneous_event = forms.ModelChoiceField(
+        label=_("DBf simultaneous event"),
+        required=False,
+        queryset=None,
+        empty_label=_("none"),
+        help_text=_(
+            "Klubsølv or another simultaneous event DBf announced: clubs award SP in it without a sanction (§ 403A1)."
+        ),
+    )
     special = forms.ChoiceField(
-        label=_("Special event"),
+        label=_("Top-16"),
         required=False,
         choices=[
-            ("", _("none")),
-            ("simultaneous", _("Klubsølv or another DBf simultaneous event (SP, § 403A1, § 433E)")),
-            ("top16", _("Top-16 (SP, § 403A2, § 443B)")),
+            ("", _("not a top-16")),
+            ("top16", _("the top-16 of the tournament's playing time (SP, § 403A2, § 443B2a)")),
+            ("top16_combined", _("the club's combined top-16 (SP, § 403A2, § 443B2b)")),
         ],
-        help_text=_("Clubs award SP in these without a sanction."),
+        help_text=_("Clubs award SP in one top-16 per playing time per season, or in one combined top-16."),
     )
     no_outside_entries_refused = forms.BooleanField(
         label=_("The club refused no entries from other clubs (§ 403B5c, B6c)"),
@@ -85,7 +102,16 @@ class ResultUploadForm(forms.Form):
         help_text=_("No results file says it; some events are not scored at all."),
     )
 
-    def __init__(self, *args, organisers: list[tuple[str, str]], scheme: SchemeInfo, recognised=None, **kwargs):
+    def __init__(
+        self,
+        *args,
+        organisers: list[tuple[str, str]],
+        scheme: SchemeInfo,
+        recognised=None,
+        playing_times=(),
+        simultaneous_events=None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.scheme = scheme
         self.fields["organiser"].choices = organisers
@@ -94,12 +120,26 @@ class ResultUploadForm(forms.Form):
             self.fields["nature"].initial = scheme.event_natures[0].value
         else:
             del self.fields["nature"]
+        #: playing time id (as posted) → the organiser value of its club (``club:<pk>``)
+        self.playing_time_clubs = {str(pt.pk): f"club:{pt.club_id}" for pt in playing_times}
+        self.fields["playing_time"].choices = playing_time_choices(playing_times)
+        self.fields["simultaneous_event"].queryset = (
+            simultaneous_events if simultaneous_events is not None else SimultaneousEvent.objects.none()
+        )
         if scheme.recognised_list:
             self.fields["category"].choices = HBS_KINDS
             self.fields["recognised"].queryset = (
                 recognised if recognised is not None else RecognisedTournament.objects.none()
             )
-            for name in ("split_by_strength", "met", "robots", "special", "no_outside_entries_refused"):
+            for name in (
+                "split_by_strength",
+                "met",
+                "robots",
+                "playing_time",
+                "simultaneous_event",
+                "special",
+                "no_outside_entries_refused",
+            ):
                 del self.fields[name]
             self.fields["event_form"].choices = [
                 ("", _("as the file says")),
@@ -116,8 +156,14 @@ class ResultUploadForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("special") and data.get("category") != "SP":
-            self.add_error("special", _("Klubsølv, the simultaneous events and the top-16 award SP (§ 403A)."))
+        for name in ("simultaneous_event", "special"):
+            if data.get(name) and data.get("category") != "SP":
+                self.add_error(name, _("Klubsølv, the simultaneous events and the top-16 award SP (§ 403A)."))
+        if data.get("simultaneous_event") and data.get("special"):
+            self.add_error("special", _("A tournament is either a simultaneous event (§ 403A1) or a top-16 (§ 403A2)."))
+        chosen = data.get("playing_time") or ""
+        if chosen not in ("", "none") and self.playing_time_clubs.get(chosen) != data.get("organiser"):
+            self.add_error("playing_time", _("Choose a playing time of the organising club, or none (§ 452A)."))
         return data
 
     def clean_nature(self):
@@ -128,6 +174,16 @@ class ResultUploadForm(forms.Form):
         if not nature.scored:
             raise forms.ValidationError(self.scheme.unscored_refusal, params={"nature": nature.label})
         return nature.value
+
+    def claim_facts(self) -> dict:
+        """The facts of the playing time and the claim of automatic SP (``masterpoints.uploads.claims``)."""
+        data = self.cleaned_data
+        facts = {"playing_time": data.get("playing_time") or "", "special": ""}
+        if data.get("simultaneous_event"):
+            facts.update(special="simultaneous", simultaneous_event=data["simultaneous_event"].pk)
+        elif data.get("special"):
+            facts.update(special="top16", top16="combined" if data["special"] == "top16_combined" else "playing_time")
+        return facts
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
@@ -140,6 +196,33 @@ class ResultUploadForm(forms.Form):
                 },
             )
         return upload
+
+
+def playing_time_choices(playing_times) -> list:
+    """The choice of a playing time (§ 452A): as the file says, none, or one of the clubs' active playing
+    times, grouped by club when there are several clubs."""
+    choices: list = [
+        ("", _("as the file's weekday and start time say")),
+        ("none", _("none: outside the club's weekly sessions")),
+    ]
+    by_club: dict = {}
+    for pt in playing_times:
+        by_club.setdefault(pt.club, []).append((str(pt.pk), str(pt)))
+    if len(by_club) == 1:
+        choices += next(iter(by_club.values()))
+    else:
+        choices += [(str(club), options) for club, options in by_club.items()]
+    return choices
+
+
+class PlayingTimeForm(forms.Form):
+    """Step 2: the tournament's playing time, where the file cannot tell it (§ 452A, D-Q27)."""
+
+    playing_time = forms.ChoiceField(label=_("Playing time"), required=False)
+
+    def __init__(self, *args, playing_times=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["playing_time"].choices = playing_time_choices(playing_times)
 
 
 class ResolutionForm(forms.Form):

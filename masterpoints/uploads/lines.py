@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from clubs.models import PlayingTime
 from federation.models import Player
 from federation.schemes import SchemeInfo
 from masterpoints.engine.common import KIND_DECIMALS, PlayerAward, format_units
 from tournaments.importers.issues import Location, Severity
 from tournaments.importers.model import Entry, ParsedEvent, RankingGroup
-from tournaments.models import ResultUpload, Sanction, Tournament
+from tournaments.models import ResultUpload, Sanction, SimultaneousEvent, Tournament
 
 
 @dataclass
@@ -94,6 +95,12 @@ class Preview:
     #: The engine's ``sanction`` for a club's SP/GP (§ 403A–B) and the granted sanction it comes from.
     sanction: str = "none"
     sanction_row: Sanction | None = None
+    #: The club's playing time the tournament was played in (§ 452A), and how it was found: ``"chosen"`` by
+    #: the director, ``"default"`` from the weekday and start time (D-Q27), ``""`` none found.
+    playing_time: PlayingTime | None = None
+    playing_time_source: str = ""
+    #: The simultaneous event DBf announced that the club claims (§ 403A1).
+    simultaneous_event: SimultaneousEvent | None = None
 
     @property
     def has_errors(self) -> bool:

@@ -25,7 +25,7 @@ from federation.models import Player
 from federation.rulesets import rules_or_built_in
 from masterpoints.engine.common import RequestError
 from masterpoints.engine_text import reason_text_lazy
-from masterpoints.uploads import scoring
+from masterpoints.uploads import claims, scoring
 from masterpoints.uploads.lines import Difference, EntryLine, GroupLine, PlayerLine, Preview, event_key
 from tournaments import recognised
 from tournaments.checks import CheckIssue
@@ -118,6 +118,7 @@ def build_preview(upload: ResultUpload, *, data: bytes | None = None, today: dat
     if bounds:
         preview.issues += bounds
         return preview
+    claims.resolve_playing_time(preview)
     _check_event(preview, today or timezone.localdate())
     lines = _resolve_players(preview)
     preview.groups = [
@@ -163,7 +164,7 @@ def _blocks_computation(issue) -> bool:
     return not isinstance(issue, CheckIssue) or issue.code in (
         "CATEGORY_NOT_ALLOWED",
         "BOARDS_UNKNOWN",
-        "SANCTION_TOP16_USED",
+        *sanctions.CLAIM_REFUSALS,
     )
 
 
@@ -191,8 +192,8 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
             club=upload.club,
             category=category,
             on_date=event.date,
-            special=facts.get("special") or "",
             event_key=event_key(upload, event),
+            claim=claims.claim_of(preview),
         )
         preview.sanction, preview.sanction_row = found.kind, found.sanction
         preview.issues += found.issues

@@ -16,6 +16,7 @@ from federation.rulesets import rules_for
 from masterpoints.engine.common import PlayerAward, Reason, RequestError
 from masterpoints.engine.dbf import events as dbf_events
 from masterpoints.engine.dbf import team_events as dbf_teams
+from masterpoints.uploads import claims
 from masterpoints.uploads.lines import GroupLine, Preview
 
 
@@ -110,7 +111,7 @@ def score_dbf(preview: Preview) -> ScoringResult:
         organizer=facts.get("organiser_kind", "club"),
         parts=(dbf_events.Part(key="", sections=tuple(sections), split=split),),
         sanction=preview.sanction,  # § 403A–B, found by tournaments.sanctions.event_sanction
-        special=facts.get("special") or "standard",
+        special=claims.engine_special(preview),
     )
     result = ScoringResult(awards=dbf_events.pair_event_awards(event, rules))
     note_groups_awarding_nothing(preview, result)

@@ -1,8 +1,8 @@
-"""Reads of the upload flow: for whom a user may upload."""
+"""Reads of the upload flow: for whom a user may upload, and the playing times of those clubs."""
 
 from __future__ import annotations
 
-from clubs.models import Club
+from clubs.models import Club, PlayingTime
 from federation.models import Federation, Region
 from office.models import Officer
 
@@ -38,3 +38,24 @@ def upload_organisers(user) -> dict[Federation, list[tuple[str, str, object]]]:
         if choices:
             result[federation] = choices
     return result
+
+
+def organiser_playing_times(choices: list[tuple[str, str, object]]) -> list[PlayingTime]:
+    """The active playing times of the clubs among ``choices`` (those of :func:`upload_organisers`), by club,
+    weekday and part of day: what the upload offers for the tournament's playing time (§ 452A)."""
+    clubs = [obj for value, _label, obj in choices if value.startswith("club:")]
+    return list(
+        PlayingTime.objects.filter(club__in=clubs, active=True)
+        .select_related("club")
+        .order_by("club__name", "weekday", "part_of_day")
+    )
+
+
+def upload_playing_times(upload) -> list[PlayingTime]:
+    """The playing times an upload's tournament may be given (§ 452A): the organising club's active ones,
+    and the one already chosen when it has since been made inactive."""
+    if upload.club_id is None:
+        return []
+    chosen = str(upload.facts.get("playing_time") or "")
+    found = PlayingTime.objects.filter(club_id=upload.club_id).select_related("club")
+    return [pt for pt in found.order_by("weekday", "part_of_day") if pt.active or str(pt.pk) == chosen]

@@ -16,13 +16,14 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Club
+from clubs.models import Club, PlayingTime
 from federation.models import Federation, Region
 from federation.outbox import enqueue_task
 from federation.services import audit_record
 from masterpoints.ledger import ResultEntry, awards_post_results, awards_reverse_tournament
 from masterpoints.standings.tasks import standings_update_tournament
 from masterpoints.uploads import summary
+from masterpoints.uploads.claims import fact_id
 from masterpoints.uploads.lines import Preview, event_key
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.scoring import event_boards, event_form
@@ -160,6 +161,33 @@ def results_upload_choose_encoding(*, actor, upload: ResultUpload, encoding: str
     )
 
 
+@transaction.atomic
+def results_upload_choose_playing_time(*, actor, upload: ResultUpload, playing_time: str) -> None:
+    """Record the tournament's playing time (§ 452A): ``""`` as the file's weekday and start time say
+    (D-Q27), ``"none"`` for a tournament outside the club's weekly sessions, or the id of one of the
+    organising club's playing times; another club's is refused. A fact of the upload (``facts["playing_time"]``)."""
+    upload = ResultUpload.objects.select_for_update().select_related("club").get(pk=upload.pk)
+    check_pending(actor, upload)
+    if playing_time not in ("", "none"):
+        chosen = fact_id(playing_time)
+        if upload.club_id is None or not PlayingTime.objects.filter(club_id=upload.club_id, pk=chosen or 0).exists():
+            raise ValidationError(
+                _("Choose one of the playing times of %(club)s, or none (§ 452A)."),
+                params={"club": upload.club or upload.region or upload.federation},
+                code="PLAYING_TIME_OTHER_CLUB",
+            )
+        playing_time = str(chosen)
+    previous = upload.facts.get("playing_time") or ""
+    upload.facts = {**upload.facts, "playing_time": playing_time}
+    upload.save(update_fields=["facts"])
+    audit_record(
+        actor=actor,
+        action="results.upload.playing_time",
+        target=upload,
+        payload={"playing_time": playing_time, "previous": previous},
+    )
+
+
 def results_upload_preview(*, upload: ResultUpload) -> dict:
     """The summary the preview page shows (:mod:`masterpoints.uploads.summary`): the stored one while the
     fingerprint of what it depends on holds and it is younger than ``summary.MAX_AGE``, else the preview
@@ -203,6 +231,15 @@ def _lock_event(federation_id: int, key: str) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [f"event|{federation_id}|{key}"])
 
 
+def _lock_claims(upload: ResultUpload) -> None:
+    """Take the confirms of one club's claims of automatic SP one at a time (§ 403A: a top-16 per playing
+    time per season, one choice of Klubsølv or alternative Klubsølv, § 453), so that two claims confirmed
+    at once cannot both pass the check of the other (PostgreSQL: an advisory lock on the club)."""
+    if upload.club_id and upload.facts.get("special") and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [f"claims|{upload.club_id}"])
+
+
 def _current_version(upload: ResultUpload, key: str) -> Tournament | None:
     return Tournament.objects.current().filter(federation=upload.federation, event_key=key).first()
 
@@ -239,6 +276,8 @@ def tournament_create_from_preview(*, preview: Preview) -> Tournament:
         met=facts.get("met"),
         robots=bool(facts.get("robots")),
         strengths=_strengths(facts),
+        playing_time=preview.playing_time,
+        simultaneous_event=preview.simultaneous_event if preview.sanction == "automatic" else None,
         file_info={
             "format": event.format,
             "dialect": event.dialect,
@@ -309,6 +348,7 @@ def results_upload_confirm(
         .get(pk=upload.pk)
     )
     check_pending(actor, upload, trusted=trusted)
+    _lock_claims(upload)
     preview = build_preview(upload)
     if preview.event is None or preview.has_errors:
         raise ValidationError(_("The results have errors; correct them before confirming."), code="has_errors")

@@ -34,7 +34,7 @@ from tournaments.models import ResultUpload, Tournament
 
 #: Part of the fingerprint: raise it when the summary's shape or what the preview checks changes, so that
 #: summaries stored by the earlier code are built again.
-SUMMARY_VERSION = 3
+SUMMARY_VERSION = 4
 #: A stored summary older than this is built again even when its fingerprint holds: the fingerprint
 #: cannot see every change of the register (a member's status or name), a rule set, a sanction or the
 #: list of recognised tournaments. Confirming checks against the register of its own moment anyway.
@@ -154,6 +154,11 @@ def _event(preview: Preview) -> dict[str, Any] | None:
         "form": event.form,
         "scoring": event.scoring,
         "boards": event.boards_played or event.boards_declared,
+        "start_time": event.start_time.strftime("%H:%M") if event.start_time else "",
+        # The playing time by its id (its name is shown in the reader's language) and how it was found (§ 452A).
+        "playing_time": preview.playing_time.pk if preview.playing_time else None,
+        "playing_time_source": preview.playing_time_source,
+        "simultaneous_event": str(preview.simultaneous_event) if preview.simultaneous_event else "",
     }
 
 

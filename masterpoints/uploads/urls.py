@@ -7,6 +7,7 @@ urlpatterns = [
     path("upload/", views.upload, name="upload"),
     path("uploads/<int:pk>/", views.upload_preview, name="preview"),
     path("uploads/<int:pk>/encoding/", views.upload_encoding, name="encoding"),
+    path("uploads/<int:pk>/playing-time/", views.upload_playing_time, name="playing_time"),
     path("uploads/<int:pk>/discard/", views.upload_discard, name="discard"),
     path("uploads/<int:pk>/confirm/", views.upload_confirm, name="confirm"),
 ]

@@ -16,12 +16,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from masterpoints.uploads import summary
-from masterpoints.uploads.forms import ConfirmForm, EncodingForm, ResolutionForm, ResultUploadForm
-from masterpoints.uploads.selectors import upload_organisers
+from masterpoints.uploads.forms import ConfirmForm, EncodingForm, PlayingTimeForm, ResolutionForm, ResultUploadForm
+from masterpoints.uploads.selectors import organiser_playing_times, upload_organisers, upload_playing_times
 from masterpoints.uploads.services import (
     UNCHECKED,
     check_organiser,
     results_upload_choose_encoding,
+    results_upload_choose_playing_time,
     results_upload_confirm,
     results_upload_create,
     results_upload_discard,
@@ -30,6 +31,7 @@ from masterpoints.uploads.services import (
 )
 from tournaments.models import ResultUpload
 from tournaments.recognised import listed_for, upload_kinds
+from tournaments.simultaneous import claimable
 
 #: Entries of the results table on one page (``?page=``) and players to resolve on one page of their list
 #: (``?players=``): a page stays a few hundred KB whatever the file holds.
@@ -50,12 +52,15 @@ def upload(request):
         if str(candidate.pk) == wanted:
             federation = candidate
     choices = organisers[federation]
+    scheme = federation.scheme_info
     form = ResultUploadForm(
         request.POST or None,
         request.FILES or None,
         organisers=[(value, label) for value, label, _obj in choices],
-        scheme=federation.scheme_info,
+        scheme=scheme,
         recognised=listed_for(federation, timezone.localdate()),
+        playing_times=organiser_playing_times(choices) if scheme.playing_times else (),
+        simultaneous_events=claimable(federation, timezone.localdate()) if scheme.sanctions else None,
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -78,7 +83,7 @@ def upload(request):
                 facts.update(upload_kinds(data["recognised"]))  # H-1: kinds and S from the list
         else:  # DBf: the facts of § 405B5 (rows), § 405B6d (met), robots and the sanction's kind (§ 403)
             facts.update(split_by_strength=data["split_by_strength"], met=data.get("met"), robots=data["robots"])
-            facts.update(special=data["special"], no_outside_entries_refused=data["no_outside_entries_refused"])
+            facts.update(form.claim_facts(), no_outside_entries_refused=data["no_outside_entries_refused"])
         file = data["file"]
         try:
             created = results_upload_create(
@@ -195,6 +200,7 @@ def upload_preview(request, pk: int):
         "players_pager": _pager(request, players, "players"),
         "unresolved": unresolved,
         "encoding_form": EncodingForm(initial={"encoding": upload.facts.get("encoding", "")}),
+        **_playing_time_context(upload, stored),
         "confirm_form": ConfirmForm(),
     }
     return render(request, "masterpoints/uploads/upload_preview.html", context)
@@ -211,6 +217,46 @@ def upload_encoding(request, pk: int):
         return redirect("uploads:preview", upload.pk)
     try:
         results_upload_choose_encoding(actor=request.user, upload=upload, encoding=form.cleaned_data["encoding"])
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("uploads:preview", upload.pk)
+
+
+def _playing_time_form(upload: ResultUpload, data=None, playing_times=None) -> PlayingTimeForm | None:
+    """The choice of the tournament's playing time (§ 452A) for a club's upload where the rules count by it."""
+    if upload.club_id is None or not upload.federation.scheme_info.playing_times:
+        return None
+    initial = {"playing_time": str(upload.facts.get("playing_time") or "")}
+    if playing_times is None:
+        playing_times = upload_playing_times(upload)
+    return PlayingTimeForm(data, initial=initial, playing_times=playing_times)
+
+
+def _playing_time_context(upload: ResultUpload, stored: dict) -> dict:
+    """The preview's playing time (§ 452A): the one the summary found, by name, and the form to change it."""
+    playing_times = upload_playing_times(upload)
+    found = (stored.get("event") or {}).get("playing_time")
+    return {
+        "playing_time_form": _playing_time_form(upload, playing_times=playing_times),
+        "playing_time": next((pt for pt in playing_times if pt.pk == found), None),
+    }
+
+
+@login_required
+@require_POST
+def upload_playing_time(request, pk: int):
+    """Record the playing time the director chose for the tournament (§ 452A)."""
+    upload = _own_upload(request, pk)
+    form = _playing_time_form(upload, request.POST)
+    if form is None:
+        raise Http404(_("This upload has no playing time to choose."))
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return redirect("uploads:preview", upload.pk)
+    try:
+        results_upload_choose_playing_time(
+            actor=request.user, upload=upload, playing_time=form.cleaned_data["playing_time"]
+        )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     return redirect("uploads:preview", upload.pk)

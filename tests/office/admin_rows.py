@@ -31,7 +31,13 @@ from masterpoints.models import (
 from office.models import Officer
 from office.services import officer_assign
 from tests.factories import make_tournament
-from tournaments.models import DirectorLicence, RecognisedAward, RecognisedTournament, TouristApproval
+from tournaments.models import (
+    DirectorLicence,
+    RecognisedAward,
+    RecognisedTournament,
+    SimultaneousEvent,
+    TouristApproval,
+)
 from tournaments.sanctions.models import Sanction, SanctionApplication
 
 DAY = datetime.date(2025, 2, 3)
@@ -129,6 +135,14 @@ def sanction_application(world, key):
         category="SP",
         quota="full",
         status="recommended",
+    )
+
+
+def simultaneous_event(world, key):
+    if key != "dbf":
+        return None
+    return SimultaneousEvent.objects.create(
+        federation=world.dbf, name="Klubsølv 2025 (1)", kind="klubsolv", starts_on=DAY, ends_on=DAY
     )
 
 
@@ -262,6 +276,7 @@ ROWS = {
     "tournaments.directorlicence": licence,
     "tournaments.sanctionapplication": sanction_application,
     "tournaments.sanction": sanction,
+    "tournaments.simultaneousevent": simultaneous_event,
     "masterpoints.correctionrequest": correction_request,
     "masterpoints.correctionwindow": correction_window,
     "masterpoints.cupseries": cup_series,

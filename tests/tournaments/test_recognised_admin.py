@@ -13,7 +13,13 @@ from django.utils import timezone
 
 from office.services import officer_assign
 from tests.factories import pairs_from_numbers, usebio_pairs
-from tournaments.models import DirectorLicence, RecognisedTournament, ResultUpload, TouristApproval
+from tournaments.models import (
+    DirectorLicence,
+    RecognisedTournament,
+    ResultUpload,
+    SimultaneousEvent,
+    TouristApproval,
+)
 from tournaments.recognised import recognised_tournament_save
 
 
@@ -140,20 +146,32 @@ def test_the_hbs_upload_form_takes_kinds_and_s_from_the_chosen_list_entry_h_1(cl
 
 
 def test_the_dbf_upload_form_records_the_special_event_and_the_entries_tick_403a_403b5c(client, world, personas):
+    """§ 403A1: the claim names the simultaneous event DBf announced; § 403B5c: the entries tick."""
+    event = SimultaneousEvent.objects.create(
+        federation=world.dbf,
+        name="Klubsølv 2025 (1)",
+        kind="klubsolv",
+        starts_on=datetime.date(2025, 3, 3),
+        ends_on=datetime.date(2025, 3, 7),
+    )
     client.force_login(personas.director_a)
     response = client.post(
         reverse("uploads:upload"),
         {
             "organiser": f"club:{world.club_a.pk}",
             "category": "SP",
-            "special": "simultaneous",
+            "simultaneous_event": event.pk,
             "no_outside_entries_refused": "on",
             "file": results_file("1001", [str(100 + i) for i in range(12)]),
         },
     )
     assert response.status_code == 302
     facts = ResultUpload.objects.get().facts
-    assert (facts["special"], facts["no_outside_entries_refused"]) == ("simultaneous", True)
+    assert (facts["special"], facts["simultaneous_event"], facts["no_outside_entries_refused"]) == (
+        "simultaneous",
+        event.pk,
+        True,
+    )
 
 
 def test_a_special_event_with_bp_is_refused_by_the_upload_form_403a(client, world, personas):

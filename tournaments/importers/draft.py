@@ -68,6 +68,7 @@ class DraftEvent:
     event_id: str | None = None
     name: str | None = None
     date: datetime.date | None = None
+    start_time: datetime.time | None = None
     club_number: str | None = None
     club_name: str | None = None
     event_type: str | None = None

@@ -197,7 +197,9 @@ class ParsedEvent:
     IMP- or BAM-scored boards. ``boards_played`` is counted from result travellers (hand records never
     count), ``boards_declared`` is what the file states; either may be ``None``. ``awards_supplied``
     tells whether the file carries the program's own masterpoint awards (see ``Entry.supplied_awards``).
-    ``handicap`` marks a handicap event, whose groups are ranked on the scratch result.
+    ``handicap`` marks a handicap event, whose groups are ranked on the scratch result. ``start_time`` is
+    the local time the event started when the file says (PBN's ``Time`` tag); ``None`` otherwise, as in
+    every USEBIO file we know (formats.md § 1.2: ``DATE`` only).
     """
 
     format: str
@@ -223,6 +225,7 @@ class ParsedEvent:
     rating: str | None = None
     board_scoring: str | None = None
     match_scoring: str | None = None
+    start_time: datetime.time | None = None
 
     def entries(self) -> Iterator[Entry]:
         """All entries, group by group."""

@@ -44,7 +44,7 @@ from .issues import IssueList, Location
 from .model import ParsedEvent
 from .pbn_table import TOKEN, Table, decide_centres, has_id_column, header_scoring, normalise, read_table
 from .ranking import finalise
-from .text import DEFAULT_FALLBACK_ENCODINGS, clean, decode_text, report_date
+from .text import DEFAULT_FALLBACK_ENCODINGS, clean, decode_text, parse_time, report_date
 
 _TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _CHARSET = re.compile(rb"^%.*?charset\s*=\s*\"?([A-Za-z0-9._:-]+)", re.IGNORECASE | re.MULTILINE)
@@ -118,6 +118,7 @@ def parse_pbn(
         issues.add("EVENT_TYPE_MISSING", where, form="pairs")
     date_text = clean(values.get("EventDate")) or clean(values.get("Date"))
     draft.date = report_date(date_text, Location(line=first_game.line), issues)
+    draft.start_time = parse_time(values.get("Time"))
 
     kept: list[tuple[_Game, Table]] = []
     seen_rows: list[set[tuple[str, ...]]] = []
@@ -224,7 +225,7 @@ def _inherit(games: list[_Game]) -> None:
         previous = game
 
 
-_EVENT_TAGS = ("Event", "EventDate", "Date", "Competition", "Scoring", "Application")
+_EVENT_TAGS = ("Event", "EventDate", "Date", "Time", "Competition", "Scoring", "Application")
 
 
 def _event_values(games: list[_Game], game: _Game) -> dict[str, str]:

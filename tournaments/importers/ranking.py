@@ -316,4 +316,5 @@ def _frozen_event(
         rating=draft.rating,
         board_scoring=draft.board_scoring,
         match_scoring=draft.match_scoring,
+        start_time=draft.start_time,
     )

@@ -283,6 +283,21 @@ def parse_date(text: str | None) -> tuple[datetime.date | None, str | None]:
         return None, "unparseable"
 
 
+_TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?$")
+
+
+def parse_time(text: str | None) -> datetime.time | None:
+    """A local start time as PBN writes it (``19:30:00``, also ``19:30``); ``None`` when missing, unknown
+    (``?``) or not a time of day: the part of day is then not known, which the upload says (D-Q27)."""
+    match = _TIME.match(clean(text) or "")
+    if not match:
+        return None
+    hour, minute, second = (int(g) if g else 0 for g in match.groups())
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    return datetime.time(hour, minute, second)
+
+
 def report_date(text: str | None, where: Location, issues: IssueList) -> datetime.date | None:
     """Parse an event date, adding ``DATE_MISSING`` or ``DATE_UNPARSEABLE`` when needed."""
     value, problem = parse_date(text)

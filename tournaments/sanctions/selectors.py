@@ -1,5 +1,6 @@
-"""DBf sanctions at upload time (§ 403A–B): the club's right to award SP or GP in an uploaded event, and the
-check of a sanctioned tournament's entry list. Read by ``masterpoints.uploads.preview``; reads only.
+"""DBf sanctions at upload time (§ 403A–B): the club's right to award SP or GP in an uploaded event (the
+automatic rights of § 403A: DBf's simultaneous events, the top-16s; or a granted sanction), and the check of a
+sanctioned tournament's entry list. Read by ``masterpoints.uploads.preview``; reads only.
 """
 
 from __future__ import annotations
@@ -9,10 +10,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from clubs.models import Club, ClubMembership
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, ClubMembership, PlayingTime
 from tournaments.checks import CheckIssue
-from tournaments.models import Sanction, Tournament
+from tournaments.models import Sanction, SimultaneousEvent, Tournament
 from tournaments.sanctions.rules import MIN_CLUBS, season_of
+from tournaments.simultaneous import covering
 
 
 @dataclass
@@ -26,17 +30,48 @@ class EventSanction:
     issues: list[CheckIssue] = field(default_factory=list)
 
 
-def event_sanction(*, club: Club, category: str, on_date: datetime.date, special: str, event_key: str) -> EventSanction:
+#: The refusals of a claim of automatic SP (§ 403A): errors that stop the computation, as the points would
+#: rest on a right the club does not have.
+CLAIM_REFUSALS = (
+    "TOP16_NO_PLAYING_TIME",
+    "TOP16_PLAYING_TIME_HELD",
+    "TOP16_COMBINED_HELD",
+    "TOP16_PER_TIME_HELD",
+    "SIMULTANEOUS_UNKNOWN",
+    "SIMULTANEOUS_NOT_ON_DATE",
+    "ALTERNATIVE_KLUBSOLV_HELD",
+    "KLUBSOLV_HELD",
+    "ALTERNATIVE_KLUBSOLV_USED",
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a club's upload claims automatic SP by (§ 403A): ``special`` is the engine's special event
+    (``"simultaneous"``, ``"top16"`` or ``""``); a simultaneous claim names the event DBf announced
+    (``simultaneous_event``; none is no claim), a top-16 is the club's combined one (``combined``, § 443B2b)
+    or that of the tournament's ``playing_time`` (§ 443B2a). ``unknown_event``: the upload named an event
+    that is not one of the federation's announced events."""
+
+    special: str = ""
+    simultaneous_event: SimultaneousEvent | None = None
+    combined: bool = False
+    playing_time: PlayingTime | None = None
+    unknown_event: bool = False
+
+
+def event_sanction(*, club: Club, category: str, on_date: datetime.date, event_key: str, claim: Claim) -> EventSanction:
     """The club's right to award ``category`` in the event ``event_key`` on ``on_date``.
 
-    SP in a DBf simultaneous event such as Klubsølv is automatic (§ 403A1); so is SP in a top-16, one per
-    playing time per season (§ 403A2, see :func:`_top16`). Otherwise the newest approved sanction of the
-    category covering the date gives full or half MP (§ 403B1–2); with none the kind is ``"none"``.
+    SP in a simultaneous event DBf announced is automatic (§ 403A1, :func:`_simultaneous`); so is SP in a
+    top-16, one per playing time per season or one combined (§ 403A2, § 443B2, :func:`_top16`). Otherwise
+    the newest approved sanction of the category covering the date gives full or half MP (§ 403B1–2); with
+    none the kind is ``"none"``. A simultaneous claim that names no event is no claim.
     """
-    if category == "SP" and special == "simultaneous":
-        return EventSanction(kind="automatic")
-    if category == "SP" and special == "top16":
-        return _top16(club=club, on_date=on_date, event_key=event_key)
+    if category == "SP" and claim.special == "simultaneous" and (claim.simultaneous_event or claim.unknown_event):
+        return _simultaneous(club=club, on_date=on_date, event_key=event_key, claim=claim)
+    if category == "SP" and claim.special == "top16":
+        return _top16(club=club, on_date=on_date, event_key=event_key, claim=claim)
     sanction = (
         Sanction.objects.filter(club=club, category=category, date__lte=on_date, end_date__gte=on_date)
         .order_by("-granted_at")
@@ -55,22 +90,76 @@ def event_sanction(*, club: Club, category: str, on_date: datetime.date, special
     return EventSanction(kind=sanction.quota, sanction=sanction, issues=[info])
 
 
-def _top16(*, club: Club, on_date: datetime.date, event_key: str) -> EventSanction:
-    """§ 403A2: SP in a top-16 is automatic while the club has held fewer top-16s this season (§ 451C) than
-    it has active playing times; a club may hold them per playing time or as one combined top-16 (§ 443B2).
-    The event itself (a re-upload) is not counted; beyond the allowance the issue says why."""
+def _refused(code: str, **params) -> EventSanction:
+    return EventSanction(issues=[CheckIssue(code, params=params)])
+
+
+def _season_held(*, club: Club, on_date: datetime.date, event_key: str):
+    """The club's other current tournaments of the season (§ 451C) ``on_date`` lies in, and its label."""
     start, end = season_of(on_date)
-    held = (
+    others = (
         Tournament.objects.current()
-        .filter(club=club, category="SP", upload__facts__special="top16", date__range=(start, end))
+        .filter(club=club, date__range=(start, end))
         .exclude(event_key=event_key)
-        .count()
+        .select_related("upload", "playing_time", "simultaneous_event")
+        .order_by("date", "pk")
     )
-    allowed = club.playing_times.filter(active=True).count()
-    if held < allowed:
+    return others, f"{start:%Y}/{end:%y}"
+
+
+def _top16(*, club: Club, on_date: datetime.date, event_key: str, claim: Claim) -> EventSanction:
+    """§ 403A2 "En Top-16 enkeltmandsturnering pr. sæson for hvert spilletidspunkt i klubben" and § 443B2
+    "Klubber har ret til at afholde en top-16 pr. spilletidspunkt eller en samlet top-16" (D-Q28): SP in a
+    top-16 is automatic for the first top-16 of its playing time in the season, or for the club's one
+    combined top-16 of the season; a combined one and one per playing time exclude each other that season.
+    The event itself (a re-upload) is not counted; a refusal names the other tournament and the season."""
+    others, season = _season_held(club=club, on_date=on_date, event_key=event_key)
+    held = [t for t in others.filter(category="SP", upload__facts__special="top16") if t.top16]
+    combined = next((t for t in held if t.top16 == "combined"), None)
+    if combined is not None:
+        return _refused("TOP16_COMBINED_HELD", season=season, other=combined)
+    if claim.combined:
+        if held:
+            other = held[0]
+            return _refused("TOP16_PER_TIME_HELD", season=season, other=other, playing_time=other.playing_time or "–")
         return EventSanction(kind="automatic")
-    params = {"held": held, "allowed": allowed, "season": f"{start:%Y}/{end:%y}"}
-    return EventSanction(issues=[CheckIssue("SANCTION_TOP16_USED", params=params)])
+    if claim.playing_time is None:
+        return _refused("TOP16_NO_PLAYING_TIME")
+    same = next((t for t in held if t.playing_time_id == claim.playing_time.pk), None)
+    if same is not None:
+        return _refused("TOP16_PLAYING_TIME_HELD", season=season, other=same, playing_time=claim.playing_time)
+    return EventSanction(kind="automatic")
+
+
+def _simultaneous(*, club: Club, on_date: datetime.date, event_key: str, claim: Claim) -> EventSanction:
+    """§ 403A1 "Simultanturneringer udskrevet af DBf. Klubben kan erstatte deltagelse i Klubsølv med en
+    Alternativ sølvturnering på tværs af alle klubbens spilletidspunkter" and § 453 "Det ene valg udelukker
+    det andet" (D-Q29): SP is automatic in an event DBf announced whose dates cover the tournament's; in a
+    season (§ 451C) a club plays either Klubsølv, in any of its playing times, or one alternative Klubsølv.
+    A refusal names the dates, or the other tournament and the season."""
+    event = claim.simultaneous_event
+    if event is None:
+        return _refused("SIMULTANEOUS_UNKNOWN")
+    if not event.covers(on_date):
+        names = ", ".join(str(other) for other in covering(event.federation, on_date)) or _("none")
+        return _refused(
+            "SIMULTANEOUS_NOT_ON_DATE", event=event.name, dates=event.dates, date=on_date.isoformat(), covering=names
+        )
+    kinds = SimultaneousEvent.Kind
+    if event.kind not in (kinds.KLUBSOLV, kinds.ALTERNATIVE_KLUBSOLV):
+        return EventSanction(kind="automatic")
+    others, season = _season_held(club=club, on_date=on_date, event_key=event_key)
+    held = others.filter(simultaneous_event__kind__in=(kinds.KLUBSOLV, kinds.ALTERNATIVE_KLUBSOLV))
+    alternative = next((t for t in held if t.simultaneous_event.kind == kinds.ALTERNATIVE_KLUBSOLV), None)
+    if event.kind == kinds.KLUBSOLV and alternative is not None:
+        return _refused("ALTERNATIVE_KLUBSOLV_HELD", season=season, other=alternative)
+    if event.kind == kinds.ALTERNATIVE_KLUBSOLV:
+        if alternative is not None:
+            return _refused("ALTERNATIVE_KLUBSOLV_USED", season=season, other=alternative)
+        klubsolv = next(iter(held), None)
+        if klubsolv is not None:
+            return _refused("KLUBSOLV_HELD", season=season, other=klubsolv)
+    return EventSanction(kind="automatic")
 
 
 def sanction_check_after(

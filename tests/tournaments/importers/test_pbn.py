@@ -173,3 +173,15 @@ def test_a_pbn_starting_with_a_multi_line_comment_is_still_recognised():
     text = pbn("Rank;PairId;Names;MemberID;TotalPercentage", '1 1 "A;B" "1;2" 60', '2 2 "C;D" "3;4" 40', head=head)
     result = parse_results(text, "x.pbn")
     assert result.format == "pbn" and result.codes == ["PBN_ID_COLUMN_USED"]
+
+
+def test_the_time_tag_gives_the_start_time_and_a_bad_one_none_452a_d_q27():
+    """§ 452A, D-Q27: PBN's ``Time`` tag is the start time the upload defaults the playing time from."""
+    table = "Rank\\2R;PairId\\2R;Names\\40L;TotalPercentage\\6R"
+    rows = ('1 1 "A1;A2" 60', '2 2 "A3;A4" 40')
+    timed = parse_results(pbn(table, *rows, head=HEADER.replace(b"[Board", b'[Time "19:30:00"]\n[Board')), "t.pbn")
+    assert timed.event.start_time == datetime.time(19, 30)
+    for text in ("?", "25:00", "evening"):
+        head = HEADER.replace(b"[Board", f'[Time "{text}"]\n[Board'.encode())
+        assert parse_results(pbn(table, *rows, head=head), "t.pbn").event.start_time is None
+    assert parse_results(pbn(table, *rows), "t.pbn").event.start_time is None

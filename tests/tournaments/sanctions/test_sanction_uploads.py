@@ -13,8 +13,8 @@ from masterpoints.models import Award
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import pairs_from_numbers, usebio_pairs
-from tournaments.models import ResultUpload, Tournament
-from tournaments.sanctions.selectors import event_sanction
+from tournaments.models import ResultUpload, SimultaneousEvent, Tournament
+from tournaments.sanctions.selectors import Claim, event_sanction
 from tournaments.sanctions.services import sanction_apply, sanction_decide, sanction_recommend
 
 DAY = datetime.date(2025, 6, 14)
@@ -173,15 +173,34 @@ def test_a_dispensation_from_c_waives_the_entry_list_check_403b5e(world, persona
     assert not codes & {"SANCTION_FEW_CLUBS", "SANCTION_ONE_CLUB_MAJORITY"}
 
 
+def klubsolv(world, *, kind="klubsolv", starts_on=DAY, ends_on=DAY, name="Klubsølv 2025 (1)"):
+    """An event DBf announced (§ 403A1), as the secretariat records it."""
+    return SimultaneousEvent.objects.create(
+        federation=world.dbf, name=name, kind=kind, starts_on=starts_on, ends_on=ends_on
+    )
+
+
 def test_klubsolv_gives_a_club_sp_without_applying_403a1(world, personas, clubs):
+    """§ 403A1: SP is automatic in a simultaneous event DBf announced, here Klubsølv covering the day."""
     register(world, [world.club_a] * 24)
-    preview = build_preview(upload(world, personas.director_a, special="simultaneous"))
+    event = klubsolv(world)
+    preview = build_preview(upload(world, personas.director_a, special="simultaneous", simultaneous_event=event.pk))
     assert preview.sanction == "automatic"
     assert not issue_codes(preview) & {"CATEGORY_NOT_ALLOWED", "SANCTION_FEW_CLUBS"}
     assert preview.ledger_awards, "Klubsølv pays SP at half quota (§ 433E2)"
 
 
-def held_top16(world, date: datetime.date, key: str) -> Tournament:
+def test_a_simultaneous_claim_that_names_no_announced_event_is_no_claim_403a1(world, personas, clubs):
+    """§ 403A1 "udskrevet af DBf": the old tick without an announced event gives no SP."""
+    register(world, [world.club_a] * 24)
+    preview = build_preview(upload(world, personas.director_a, special="simultaneous"))
+    assert preview.sanction == "none"
+    assert "CATEGORY_NOT_ALLOWED" in issue_codes(preview)
+    assert not preview.ledger_awards
+
+
+def held_top16(world, date: datetime.date, key: str, *, playing_time=None, combined=False) -> Tournament:
+    facts = {"special": "top16", "category": "SP", "top16": "combined" if combined else "playing_time"}
     upload_row = ResultUpload.objects.create(
         federation=world.dbf,
         club=world.club_a,
@@ -189,7 +208,7 @@ def held_top16(world, date: datetime.date, key: str) -> Tournament:
         original_name="top16.xml",
         sha256=key.ljust(64, "0"),
         size=1,
-        facts={"special": "top16", "category": "SP"},
+        facts=facts,
         status=ResultUpload.Status.CONFIRMED,
     )
     return Tournament.objects.create(
@@ -203,20 +222,26 @@ def held_top16(world, date: datetime.date, key: str) -> Tournament:
         category="SP",
         boards=28,
         upload=upload_row,
+        playing_time=playing_time,
     )
 
 
 def test_one_top16_with_sp_per_playing_time_per_season_403a2(world, monday):
-    def right(key="new"):
-        return event_sanction(club=world.club_a, category="SP", on_date=DAY, special="top16", event_key=key)
+    """§ 403A2 "En Top-16 … pr. sæson for hvert spilletidspunkt" (D-Q28): counted per playing time, not
+    against the number of playing times."""
+    thursday = PlayingTime.objects.create(club=world.club_a, weekday=3, part_of_day="evening")
+
+    def right(key="new", playing_time=monday):
+        claim = Claim(special="top16", playing_time=playing_time)
+        return event_sanction(club=world.club_a, category="SP", on_date=DAY, event_key=key, claim=claim)
 
     assert right().kind == "automatic"
-    held_top16(world, datetime.date(2025, 5, 10), "last-season")  # the season 2024/25 ended on 15 May
+    held_top16(world, datetime.date(2025, 5, 10), "last-season", playing_time=monday)  # 2024/25 ended 15 May
     assert right().kind == "automatic"
-    held_top16(world, datetime.date(2025, 9, 1), "this-season")
+    held_top16(world, datetime.date(2025, 9, 1), "this-season", playing_time=monday)
     refused = right()
     assert refused.kind == "none"
-    assert [issue.code for issue in refused.issues] == ["SANCTION_TOP16_USED"]
+    assert [issue.code for issue in refused.issues] == ["TOP16_PLAYING_TIME_HELD"]
     assert right("this-season").kind == "automatic", "a re-upload of the same top-16 is not a second one"
-    PlayingTime.objects.create(club=world.club_a, weekday=3, part_of_day="evening")
-    assert right().kind == "automatic"
+    assert right(playing_time=thursday).kind == "automatic", "Thursday evening has not had its top-16"
+    assert [i.code for i in right(playing_time=None).issues] == ["TOP16_NO_PLAYING_TIME"]
