@@ -22,11 +22,14 @@ from masterpoints.engine.hbs.rules import HbsRuleSet
 
 @dataclass(frozen=True)
 class Rung:
-    """One step of a ladder: ``rung`` 1 is the lowest; ``title`` the title or category name."""
+    """One step of a ladder: ``rung`` 1 is the lowest; ``title`` the title or category name; ``etui`` what
+    its holder receives in the club (DBf § 404A "Modtager", D-Q22; empty where the rule set names none, as
+    HBS's categories)."""
 
     rung: int
     title: str
     stars: int = 0
+    etui: str = ""
 
 
 def _units(value: Fraction) -> int | None:
@@ -100,7 +103,7 @@ class DbfLadder:
 
     def __init__(self, rules: DbfRuleSet) -> None:
         self.rules = rules
-        self.rungs = tuple(Rung(i, r.title, r.stars) for i, r in enumerate(rules.titles, start=1))
+        self.rungs = tuple(Rung(i, r.title, r.stars, r.etui) for i, r in enumerate(rules.titles, start=1))
         self._checks = [_dbf_check(rung, rules) for rung in rules.titles]
         floors = [floor for floor, _check in self._checks]
         # Rungs with a floor above T can never hold (§ 404C3): the search starts at the highest rung whose

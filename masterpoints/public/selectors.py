@@ -231,6 +231,8 @@ class TitleStatus:
     computed: str
     held_above_computed: bool
     next: NextStep | None
+    #: What the holder of the title shown receives (§ 404A "Modtager", D-Q22); empty where none is named.
+    etui: str = ""
 
 
 def title_status(player: Player, standing: Standing | None) -> TitleStatus:
@@ -240,7 +242,8 @@ def title_status(player: Player, standing: Standing | None) -> TitleStatus:
     HBS: every kind's missing points are needed (they never convert), and the cheapest higher row.
     """
     info = player.federation.scheme_info
-    ladder = LadderBook(player.federation).on(standing.last_award_on if standing else None)
+    book = LadderBook(player.federation)
+    ladder = book.on(standing.last_award_on if standing else None)
     balances = tuple(max(0, getattr(standing, k.lower(), 0) if standing else 0) for k in info.kinds)
     held = (
         standing.title_rung if standing else 0,
@@ -248,8 +251,18 @@ def title_status(player: Player, standing: Standing | None) -> TitleStatus:
         standing.title_reached_on if standing else None,
     )
     if info.kinds_revalue:
-        return _title_status(info, ladder, balances, held)
-    return _category_status(info, ladder, balances, held)
+        status = _title_status(info, ladder, balances, held)
+    else:
+        status = _category_status(info, ladder, balances, held)
+    status.etui = rung_etui(book, held[0], held[2])
+    return status
+
+
+def rung_etui(book: LadderBook, rung: int, reached_on: datetime.date | None) -> str:
+    """What the holder of ``rung`` receives (§ 404A "Modtager", D-Q22), by the ladder in force on the day it
+    was reached; empty for no rung or where the rule set names nothing."""
+    step = book.on(reached_on).rung_of(rung) if rung else None
+    return step.etui if step is not None else ""
 
 
 def _title_status(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> TitleStatus:
@@ -307,8 +320,23 @@ def player_seasons(player: Player) -> QuerySet:
     return SeasonStanding.objects.filter(player=player).order_by("-season")
 
 
-def player_achievements(player: Player) -> QuerySet:
-    return TitleAchievement.objects.filter(player=player).order_by("-rung")
+@dataclass(frozen=True)
+class AchievementRow:
+    """A title or category reached: the day (§ 404A "efter registrering", D-Q21), the title as shown and
+    what its holder receives (§ 404A "Modtager", D-Q22)."""
+
+    reached_on: datetime.date
+    title: str
+    etui: str
+
+
+def player_achievements(player: Player) -> list[AchievementRow]:
+    """The player's register of titles or categories, highest first."""
+    book = LadderBook(player.federation)
+    return [
+        AchievementRow(row.reached_on, title_label(row.title, row.stars), rung_etui(book, row.rung, row.reached_on))
+        for row in TitleAchievement.objects.filter(player=player).order_by("-rung")
+    ]
 
 
 def points_over_time(player: Player) -> list[tuple[datetime.date, dict[str, int]]]:

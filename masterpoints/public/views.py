@@ -215,10 +215,7 @@ def player_page(request, code: str, number: str):
         "club": club,
         "seasons": [(info.season_label(row.season), _balances(info, row)) for row in selectors.player_seasons(player)],
         "current_season": info.season_label(season),
-        "achievements": [
-            (row.reached_on, selectors.title_label(row.title, row.stars))
-            for row in selectors.player_achievements(player)
-        ],
+        "achievements": selectors.player_achievements(player),
         "chart": points_chart(selectors.points_over_time(player), info),
         "awards": awards,
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import datetime
+from collections.abc import Iterable, Sequence
 
 from federation.models import Federation
 from federation.rulesets import rules_for
@@ -41,3 +42,26 @@ class LadderBook:
         if start not in self._ladders:
             self._ladders[start] = self.info.ladder(rules_for(self.federation, start))
         return self._ladders[start]
+
+    def first_day_reaching(
+        self, days: Iterable[tuple[datetime.date, Sequence[int]]], rung: int
+    ) -> datetime.date | None:
+        """The first day whose balances reach ``rung``, judged by the ladder in force that day (D-Q21).
+
+        § 404A: "Spillere med et vist antal vundne MP opnår en mestertitel efter registrering": the title is
+        gained on the day the registration made the total reach the threshold. ``days`` are the player's
+        ledger days in date order, each with the balances after every entry of that day (a day's entries
+        count together, reversals on the day of the award they cancel, corrections on their decision's
+        day); the § 404B revaluation is checked on each day's balances, as the ladder does. The first such
+        day counts even when later entries took points back, because a title once reached is never lost
+        (§ 404, H-2). ``None`` when no day reaches it.
+
+        HBS categories by the same mechanism: the rules attach a category to nothing but the points
+        registered ("Za prijavu bodova odgovoran je organizator natjecanja", rule 1; "Na temelju dobivenih
+        rezultata (broja crvenih i majstorskih poena) dodijelit će se nove kategorije", transition rule 7;
+        the table gives minimums only), so a category is gained on the day the reported points meet its
+        minimums (H-2, D-Q21)."""
+        for day, balances in days:
+            if self.on(day).computed(balances) >= rung:
+                return day
+        return None

@@ -18,7 +18,9 @@ each reads the ledger after taking the lock and therefore sees every award commi
 Titles and categories once registered are never lost (DBf § 404, HBS H-2 with transition rule 4): the
 :class:`~masterpoints.models.TitleAchievement` register is append-only and is not derived data; a standing
 shows the higher of the computed and the held rung. A new row is written when the computed rung rises
-above every held rung, with ``reached_on`` = the date of the player's latest award at that moment.
+above every held rung, with ``reached_on`` = the day the registration made the balances reach it (§ 404A
+"opnår en mestertitel efter registrering", D-Q21: the first ledger day whose balances reach the rung), the
+same in the incremental update and in the rebuild.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from itertools import groupby
 
 from django.db import connection
 from django.db.models import Case, Count, IntegerField, Max, Min, Q, Sum, Value, When
@@ -120,6 +121,8 @@ _SEASON_COLUMNS = (
 )
 #: The temporary table a full rebuild on PostgreSQL computes the season sums into (dropped at commit).
 _FRESH = "standings_fresh"
+#: Up to this many players' title days are read by a list of ids (:func:`_reached_days`); more, by one pass.
+_DAYS_PART = 5000
 
 
 def _own_kinds(info: SchemeInfo) -> slice:
@@ -259,30 +262,39 @@ def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, car
 
     The rung is judged by the ladder of the rule set valid on the player's latest award; the rung shown is
     the higher of the computed and the registered one, so no title is lost (§ 404, H-2). A computed rung
-    above every registered one is a new achievement, reached on the date of the latest award."""
+    above every registered one is a new achievement, reached on the day the registration made the balances
+    reach it (§ 404A "efter registrering", D-Q21: :func:`_reached_days`)."""
     info = scheme_of(federation)
     register = _register(federation, player_ids)
     book = LadderBook(federation)
     ladders: dict[datetime.date | None, SchemeLadder] = {}  # many players share the date of their latest award
     own = _own_kinds(info)
-    rows, achievements = [], []
+    judged, rising = [], {}
     for player_id, bp, sp, gp, black, red, master, last, count in careers:
         ladder = ladders.get(last)
         if ladder is None:
             ladder = ladders[last] = book.on(last)
         computed = ladder.computed((bp, sp, gp, black, red, master)[own])
-        shown = register.get(player_id)
-        if computed and (shown is None or computed > shown[0]):
-            step = ladder.rung_of(computed)
-            shown = (computed, step.title, step.stars, last)
+        held = register.get(player_id)
+        if computed and (held is None or computed > held[0]):
+            rising[player_id] = (computed, ladder.rung_of(computed))
+        judged.append((player_id, (bp, sp, gp, black, red, master), last, count, computed, held))
+    reached = _reached_days(federation, {player_id: rung for player_id, (rung, _step) in rising.items()}, book)
+    rows, achievements = [], []
+    for player_id, (bp, sp, gp, black, red, master), last, count, computed, held in judged:
+        shown = held
+        if player_id in rising:
+            rung, step = rising[player_id]
+            # The latest award, should an award written since the sums were read have changed the days.
+            shown = (rung, step.title, step.stars, reached.get(player_id, last))
             achievements.append(
                 TitleAchievement(
                     player_id=player_id,
                     federation_id=federation.pk,
-                    rung=computed,
+                    rung=rung,
                     title=step.title,
                     stars=step.stars,
-                    reached_on=last,
+                    reached_on=shown[3],
                 )
             )
         rung, title, stars, reached_on = shown or (0, "", 0, None)
@@ -291,6 +303,43 @@ def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, car
         balances = (bp, sp, gp, mp, black, red, master)
         rows.append((player_id, federation.pk, *balances, key, last, count, computed, rung, title, stars, reached_on))
     return rows, achievements
+
+
+def _reached_days(federation: Federation, rungs: dict[int, int], book: LadderBook) -> dict[int, datetime.date]:
+    """For each player in ``rungs`` (player id → the rung just reached), the day it was reached: the first
+    ledger day whose balances reach it (D-Q21, :meth:`LadderBook.first_day_reaching`).
+
+    The ledger's day is ``awarded_on``, the date the ranking lists count by (the seasons of § 451C and the
+    cups' "erhvervet og fået registreret", § 451D–E, are summed by it): a result's tournament date, a
+    correction's decision date, a reversal the date of the award it cancels. One GROUP BY (player, day) over
+    the players whose rung rises, which after the first build are the few who just reached a title."""
+    if not rungs:
+        return {}
+    kinds = scheme_of(federation).kinds
+    awards = Award.objects.filter(federation=federation)
+    if len(rungs) <= _DAYS_PART:
+        awards = awards.filter(player_id__in=list(rungs))
+    # Else (a first build) one pass over the federation's ledger, without a list of ids.
+    daily = (
+        awards.values("player_id", "awarded_on")
+        .annotate(**{kind.lower(): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in kinds})
+        .order_by("player_id", "awarded_on")
+    )
+    reached: dict[int, datetime.date] = {}
+    for player_id, days in groupby(daily.iterator(), key=lambda row: row["player_id"]):
+        if player_id in rungs:
+            day = book.first_day_reaching(_running(days, kinds), rungs[player_id])
+            if day is not None:
+                reached[player_id] = day
+    return reached
+
+
+def _running(days, kinds: Sequence[str]):
+    """(day, balances after that day) from one player's rows of daily sums in date order."""
+    totals = [0] * len(kinds)
+    for row in days:
+        totals = [total + row[kind.lower()] for total, kind in zip(totals, kinds, strict=True)]
+        yield row["awarded_on"], tuple(totals)
 
 
 def _write(model, columns: Sequence[str], rows: list[tuple]) -> None:

@@ -47,7 +47,7 @@ from federation.rulesets import rules_or_built_in
 from federation.schemes import scheme_of
 from federation.services import audit_record
 from masterpoints.models import Standing, TitleAchievement, TitleMailing
-from masterpoints.public.selectors import title_label, title_status
+from masterpoints.public.selectors import rung_etui, title_label, title_status
 from masterpoints.standings.ladders import LadderBook
 
 logger = logging.getLogger(__name__)
@@ -93,12 +93,15 @@ def month_check(*, scheme, month: datetime.date, today: datetime.date, rules=Non
 
 @dataclass
 class Announcement:
-    """A member's new title: the highest unannounced rung, standing for every rung reached since (``ids``)."""
+    """A member's new title: the highest unannounced rung, standing for every rung reached since (``ids``),
+    the day it was reached (§ 404A "efter registrering", D-Q21) and what the club hands over for it (§ 404A
+    "Modtager", § 451B "Systemkortetui overrækkes i klubben", D-Q22: the etui of that highest rung)."""
 
     player: object
     title: str
     reached_on: datetime.date
     ids: list[int]
+    etui: str = ""
 
 
 @dataclass
@@ -134,14 +137,17 @@ def _pending(club: Club, *, lock: bool):
     return list(queryset.select_related("player"))
 
 
-def _announcements(achievements) -> list[Announcement]:
+def _announcements(club: Club, achievements) -> list[Announcement]:
+    book = LadderBook(club.federation)
     by_player: dict[int, list[TitleAchievement]] = defaultdict(list)
     for achievement in achievements:
         by_player[achievement.player_id].append(achievement)
     items = []
     for rows in by_player.values():
         top = max(rows, key=lambda row: row.rung)
-        items.append(Announcement(top.player, title_label(top.title, top.stars), top.reached_on, [r.pk for r in rows]))
+        label = title_label(top.title, top.stars)
+        etui = rung_etui(book, top.rung, top.reached_on)
+        items.append(Announcement(top.player, label, top.reached_on, [r.pk for r in rows], etui))
     return sorted(items, key=lambda item: (item.player.last_name, item.player.first_name, item.player.number))
 
 
@@ -180,7 +186,7 @@ def close_members(club: Club, *, exclude: set[int] = frozenset()) -> list[CloseM
 
 
 def club_letter(club: Club, *, lock: bool = False) -> ClubLetter:
-    announcements = _announcements(_pending(club, lock=lock))
+    announcements = _announcements(club, _pending(club, lock=lock))
     close = close_members(club, exclude={item.player.pk for item in announcements})
     return ClubLetter(club, announcements, close)
 
@@ -191,6 +197,7 @@ def _message(letter: ClubLetter, month: datetime.date) -> EmailMultiAlternatives
         "club": club,
         "month": month,
         "announcements": letter.announcements,
+        "etuis": any(item.etui for item in letter.announcements),
         "close": letter.close,
         "scheme": club.federation.scheme_info,
     }

@@ -15,6 +15,7 @@ from django.utils.module_loading import import_string
 from federation.rulesets import rules_for
 from masterpoints.engine.common import PlayerAward, Reason, RequestError
 from masterpoints.engine.dbf import events as dbf_events
+from masterpoints.engine.dbf import minihold as dbf_minihold
 from masterpoints.engine.dbf import team_events as dbf_teams
 from masterpoints.uploads import claims
 from masterpoints.uploads.lines import GroupLine, Preview
@@ -103,6 +104,7 @@ def score_dbf(preview: Preview) -> ScoringResult:
                 row=group.row_number if split == "strength" else 1,
                 met=facts.get("met"),
                 robots=bool(facts.get("robots")),
+                rounds=_minihold_rounds(preview, group) if event_form(preview) == "minihold" else (),
             )
         )
     event = dbf_events.PairEvent(
@@ -116,6 +118,30 @@ def score_dbf(preview: Preview) -> ScoringResult:
     result = ScoringResult(awards=dbf_events.pair_event_awards(event, rules))
     note_groups_awarding_nothing(preview, result)
     return result
+
+
+def _minihold_rounds(preview: Preview, group: GroupLine) -> tuple[dbf_minihold.TeamRound, ...]:
+    """Each team's VP in each round of a mini-team row, byes included, for the § 421B bye score (D-Q23).
+
+    A match the file lists from both sides counts once per team (a round is told by its board range where
+    the file gives one, as rounds may then count each team's own matches); a side without VP takes the VP
+    the other listing gives."""
+    keys = {line.entry.number: line.entry.key for line in group.entries}
+    scores: dict[tuple, Fraction | None] = {}
+    labels: dict[tuple, str] = {}
+    for match in preview.event.matches:
+        when = match.round if match.start_board is None else (match.start_board, match.end_board)
+        sides = [(match.team, match.opponent, match.vp)]
+        if match.opponent is not None:
+            sides.append((match.opponent, match.team, match.opponent_vp))
+        for team, opponent, vp in sides:
+            key = (team, opponent, match.session, when)
+            if team in keys and scores.get(key) is None:
+                scores[key] = None if vp is None else Fraction(vp)
+                labels[key] = match.round
+    return tuple(
+        dbf_minihold.TeamRound(keys[key[0]], labels[key], vp, bye=key[1] is None) for key, vp in scores.items()
+    )
 
 
 def _dbf_teams(preview: Preview, rules) -> ScoringResult:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from masterpoints.engine.common import Explanation, PlayerAward, RequestError, parse_ranks
+from masterpoints.engine.dbf.minihold import TeamRound, bye_ranking
 from masterpoints.engine.dbf.rules import CATEGORIES, DBF_2023, FORMS, ORGANIZERS, SPLITS, DbfRuleSet
 from masterpoints.engine.dbf.scale import (
     Scale,
@@ -94,7 +95,9 @@ class Entry:
 class Section:
     """A row or section of one part: its N present (§ 405B1), boards (per day for BP, total for SP/GP),
     strength row index (1 = top), movement facts (``met`` with a common top, D-Q5; ``robots``) and the
-    ranked entries. ``field`` is a D entered by the director where the rules leave it open (§ 451A)."""
+    ranked entries. ``field`` is a D entered by the director where the rules leave it open (§ 451A).
+    ``rounds``: a mini-team row's scores per round, byes included; with a bye the row is ranked on them
+    (§ 421B, D-Q23: :func:`.minihold.bye_ranking`)."""
 
     key: str
     participants: int
@@ -104,6 +107,7 @@ class Section:
     met: int | None = None
     robots: bool = False
     field: Fraction | None = None
+    rounds: tuple[TeamRound, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -382,6 +386,11 @@ def _section_awards(
     event: PairEvent, section: Section, section_scale: Scale, label: str, rules: DbfRuleSet, at: str
 ) -> list[PlayerAward]:
     ranks = _checked_entries(section, at)
+    if section.rounds and event.form != "minihold":
+        raise RequestError(f"{at}.rounds", "rounds with byes rank a mini-team row (§ 421B), not a pairs section")
+    byes = bye_ranking([e.entry for e in section.entries], section.rounds, rules, at=f"{at}.rounds")
+    if byes is not None:
+        ranks = [byes.places[e.entry] for e in section.entries]
     out = []
     for k, (entry, (first, last)) in enumerate(zip(section.entries, ranks, strict=True)):
         units = section_scale.share_units(first, last) if section_scale.places_paid else 0
@@ -389,12 +398,15 @@ def _section_awards(
         for player, eligible, why in _eligible_players(event, entry, planned, rules, f"{at}.entries[{k}]"):
             rule_ids = [*section_scale.explanation.rules, SPECIAL_EVENTS[event.special]]
             rule_ids += ["§ 405B6a", "§ 405B6b"] if event.category == "BP" else ["§ 405B7a", "§ 405B7b", "D-Q4"]
+            if byes is not None:
+                rule_ids += ["§ 421B", "D-Q23"]
             if first != last:
                 rule_ids += ["§ 405B3", "D-Q12"]
             if event.handicap:
                 rule_ids.append("§ 405B6f" if event.category == "BP" else "D-Q17")
             inputs = (
                 *section_scale.explanation.inputs,
+                *(byes.inputs(entry.entry) if byes is not None else ()),
                 *place_inputs(first, last),
                 ("boards_played", f"{player.boards}/{planned}"),
                 ("S", "1" if eligible else "0"),

@@ -75,6 +75,7 @@ def _insert_extra(table: tuple[tuple[Fraction, ...], ...], rows: int, extra: Fra
 _D_2_0 = _f("2.0")
 _Q_0 = F(0)
 _Q_10 = F(10)
+_Q_13 = F(13)
 _Q_14 = F(14)
 _Q_1_2 = F(1, 2)
 _Q_1_3 = F(1, 3)
@@ -174,6 +175,9 @@ class DbfRuleSet:
     vp_scale_max: Fraction = _Q_20
     bam_win_share: Fraction = _Q_5_8
     bam_loss_share: Fraction = _Q_3_8
+    #: § 421B, D-Q23: a mini-team's bye counts this many VP of the 20/0 scale towards its MP placing ("fx 13
+    #: KP ved 20/0-skalaen"), unless the results file gives the bye a score of its own; None: no bye score.
+    minihold_bye_vp: Fraction | None = _Q_13
     #: § 412A: row A = 16 + R, B = 12 + R, C = 10 + R, each further row 2 less; random rows 16.
     bp_team_row_bases: tuple[Fraction, ...] = (F(16), F(12), F(10))
     bp_team_row_step: Fraction = _Q_2

@@ -34,6 +34,10 @@ class TitleRung:
       revaluation (Distriktsmester).
     * ``"sp_gp"``: SGcheck(``minimum``, ``total``): SP+GP minimum, BP revalued 20 : 1 (§ 404B1, C1).
     * ``"gp"``: Gcheck(``minimum``, ``total``): GP minimum, SP and then BP revalued (§ 404B1–2, C2–C5).
+
+    ``etui`` is what the new title holder receives, the column "Modtager" of the § 404A table as printed
+    ("1★ grønt etui"), handed over in the club (§ 451B "Systemkortetui overrækkes i klubben"); empty when
+    the rule set names none (D-Q22).
     """
 
     title: str
@@ -42,6 +46,7 @@ class TitleRung:
     total: Fraction
     minimum: Fraction = Fraction(0)
     alternative_total: Fraction | None = None
+    etui: str = ""
 
 
 @dataclass(frozen=True)
@@ -173,21 +178,21 @@ PAIR_TABLES = (
     ("dm_senior", (F(12), F(10), F(9), F(8), F(7), F(6), F(5), F(4), F(3), F(2), F(1))),
 )
 
-TITLES = (
-    TitleRung("klubmester", 0, "total", F(2)),
-    TitleRung("klubmester", 1, "bp_only", F(5)),
-    TitleRung("klubmester", 2, "bp_only", F(20)),
-    TitleRung("distriktsmester", 0, "sp_gp_or_total", F(15), F(5), F(30)),
-    TitleRung("kredsmester", 0, "sp_gp", F(50), F(25)),
-    TitleRung("kredsmester", 1, "sp_gp", F(100), F(25)),
-    TitleRung("kredsmester", 2, "sp_gp", F(150), F(25)),
-    TitleRung("forbundsmester", 0, "gp", F(150), F(75)),
-    TitleRung("forbundsmester", 1, "gp", F(300), F(75)),
-    TitleRung("forbundsmester", 2, "gp", F(500), F(75)),
-    TitleRung("stormester", 0, "gp", F(500), F(250)),
-    TitleRung("stormester", 1, "gp", F(1000), F(250)),
-    TitleRung("stormester", 2, "gp", F(2000), F(250)),
-    TitleRung("stormester", 3, "gp", F(4000), F(250)),
+TITLES = (  # § 404A, with the column "Modtager" as printed (D-Q22)
+    TitleRung("klubmester", 0, "total", F(2), etui="grønt etui"),
+    TitleRung("klubmester", 1, "bp_only", F(5), etui="1★ grønt etui"),
+    TitleRung("klubmester", 2, "bp_only", F(20), etui="2★ grønt etui"),
+    TitleRung("distriktsmester", 0, "sp_gp_or_total", F(15), F(5), F(30), etui="rødt etui"),
+    TitleRung("kredsmester", 0, "sp_gp", F(50), F(25), etui="blåt etui"),
+    TitleRung("kredsmester", 1, "sp_gp", F(100), F(25), etui="1★ blåt etui"),
+    TitleRung("kredsmester", 2, "sp_gp", F(150), F(25), etui="2★ blåt etui"),
+    TitleRung("forbundsmester", 0, "gp", F(150), F(75), etui="orange etui"),
+    TitleRung("forbundsmester", 1, "gp", F(300), F(75), etui="1★ orange etui"),
+    TitleRung("forbundsmester", 2, "gp", F(500), F(75), etui="2★ orange etui"),
+    TitleRung("stormester", 0, "gp", F(500), F(250), etui="gult etui"),
+    TitleRung("stormester", 1, "gp", F(1000), F(250), etui="1★ gult etui"),
+    TitleRung("stormester", 2, "gp", F(2000), F(250), etui="2★ gult etui"),
+    TitleRung("stormester", 3, "gp", F(4000), F(250), etui="3★ gult etui"),
 )
 
 

@@ -29,6 +29,7 @@ def test_numbers_are_stored_as_exact_strings():
         "total": "5",
         "minimum": "0",
         "alternative_total": None,
+        "etui": "1★ grønt etui",
     }
 
 

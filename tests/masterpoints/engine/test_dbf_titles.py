@@ -10,7 +10,9 @@ import pytest
 
 from masterpoints.engine.common import RequestError
 from masterpoints.engine.dbf import DBF_2023, TitleRung, title_for
+from masterpoints.engine.dbf.rules import DbfRuleSet
 from masterpoints.engine.dbf.titles import Balance, g_check, sg_check, title_rank
+from masterpoints.engine.ladders import DbfLadder
 
 
 def title(bp=0, sp=0, gp=0, rules=DBF_2023):
@@ -115,3 +117,21 @@ def test_negative_balances_are_refused_dbf_2_15():
     with pytest.raises(RequestError) as caught:
         title_for(-1, 0, 0)
     assert caught.value.field == "bp"
+
+
+def test_each_rung_records_what_its_holder_receives_the_column_modtager_of_404a_d_q22():
+    """§ 404A's table: "Titel / Antal MP / Modtager": grønt etui for Klubmester, a star on the etui for
+    each star of the title, red, blue, orange and yellow for the higher titles."""
+    rungs = DbfLadder(DBF_2023).rungs
+    assert [(r.title, r.stars, r.etui) for r in rungs[:4]] == [
+        ("klubmester", 0, "grønt etui"),
+        ("klubmester", 1, "1★ grønt etui"),
+        ("klubmester", 2, "2★ grønt etui"),
+        ("distriktsmester", 0, "rødt etui"),
+    ]
+    assert {r.etui.split()[-2] for r in rungs} == {"grønt", "rødt", "blåt", "orange", "gult"}
+    assert all(r.etui.startswith(f"{r.stars}★ ") == (r.stars > 0) for r in rungs)
+    # Rule-set data, not code: a stored rule set names its own.
+    stored = DBF_2023.to_dict()
+    stored["titles"][0]["etui"] = "grønt etui med navn"
+    assert DbfLadder(DbfRuleSet.from_dict(stored)).rung_of(1).etui == "grønt etui med navn"

@@ -145,7 +145,8 @@ def test_a_standing_sums_each_kind_and_the_total_in_hundredths_of_mp(world):
     assert standing.last_award_on == DAY + datetime.timedelta(days=3)
     # T = 5.98 MP: Klubmester (2 MP); 1 star needs 5 MP in BP alone (D-Q11), 24 BP are not enough.
     assert (standing.title, standing.stars, standing.title_rung) == ("klubmester", 0, 1)
-    assert standing.title_reached_on == DAY + datetime.timedelta(days=3)
+    # 3.31 MP on DAY already made a Klubmester: gained on that day's registration (§ 404A, D-Q21).
+    assert standing.title_reached_on == DAY
 
 
 def test_a_title_once_registered_is_never_lost_404(world):
@@ -369,11 +370,53 @@ def assert_rebuild_equals_incremental():
     assert snapshot() == incremental
 
 
+def replayed_titles() -> list[tuple[int, int, datetime.date]]:
+    """(player, rung, day) of each player's highest rung by the ledger, replayed day by day with the built-in
+    ladder: the rung the final balances reach, dated by the first day whose balances reached it (§ 404A
+    "efter registrering", D-Q21). Independent of the standings code."""
+    daily: dict[int, list] = {}
+    rows = Award.objects.values("player_id", "player__federation__scheme", "awarded_on", "kind")
+    for row in rows.annotate(units=Sum("units")).order_by("player_id", "awarded_on"):
+        daily.setdefault(row["player_id"], []).append(row)
+    replayed = []
+    for player_id, entries in daily.items():
+        info = scheme_of(entries[0]["player__federation__scheme"])
+        ladder = info.ladder(info.current_rules)
+        totals = dict.fromkeys(info.kinds, 0)
+        days = []
+        for row in entries:
+            totals[row["kind"]] += row["units"]
+            if days and days[-1][0] == row["awarded_on"]:
+                days.pop()
+            days.append((row["awarded_on"], ladder.computed(tuple(totals[k] for k in info.kinds))))
+        top = days[-1][1]
+        if top:
+            replayed.append((player_id, top, next(day for day, rung in days if rung >= top)))
+    return sorted(replayed)
+
+
+def assert_rebuilt_register_dates_follow_the_ledger():
+    """D-Q21 in the rebuild: with the register gone, every title is registered again on the first ledger day
+    whose balances reach it (a day's entries together, reversals on the day of the award they cancel)."""
+    TitleAchievement.objects.all()._raw_delete(TitleAchievement.objects.db)
+    standings_rebuild()
+    assert sorted(TitleAchievement.objects.values_list("player_id", "rung", "reached_on")) == replayed_titles()
+    assert sorted(
+        Standing.objects.filter(title_rung__gt=0).values_list("player_id", "title_rung", "title_reached_on")
+    ) == (replayed_titles())
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_full_rebuild_equals_random_uploads_corrections_and_reuploads(
     world, registers, eager, django_capture_on_commit_callbacks, seed
 ):
     rng = random.Random(seed)
+    # Opening balances just short of the first rung (1.80 of Klubmester's 2 MP; 45 of vankategornik's 50
+    # black points): the uploads and corrections then reach titles on many different days (D-Q21).
+    for fed, kind, units in ((world.dbf, "BP", 180), (world.hbs, "black", 45)):
+        for p in Player.objects.filter(federation=fed, number__in=DBF_NUMBERS + HBS_NUMBERS):
+            post(p, kind, units, SEASON_EDGES[0], reason="opening balance")
+        standings_update_players.delay(fed.pk, list(Player.objects.filter(federation=fed).values_list("pk", flat=True)))
     actions = ["upload"] * 4 + ["reupload"] * 3 + ["correction"] * 3
     actions = ["upload", *rng.sample(actions, len(actions))]
     confirmed = []
@@ -405,6 +448,7 @@ def test_a_full_rebuild_equals_random_uploads_corrections_and_reuploads(
     assert Award.objects.filter(source=Award.Source.REVERSAL).exists()
     assert Award.objects.filter(source=Award.Source.CORRECTION).exists()
     assert_rebuild_equals_incremental()
+    assert_rebuilt_register_dates_follow_the_ledger()
 
 
 def test_the_rebuild_repairs_season_figures_whose_career_sums_are_right(world):

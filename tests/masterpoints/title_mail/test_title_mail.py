@@ -169,6 +169,27 @@ def test_of_several_new_rungs_the_highest_is_announced_and_every_one_marked_404(
     assert not TitleAchievement.objects.filter(player=p, announced_at__isnull=True).exists()
 
 
+def test_the_mail_gives_the_day_each_title_was_reached_and_the_etui_to_hand_over_404a_451b_d_q21_d_q22(clubs, smtp):
+    """§ 404A: the title is gained on registration: the day the entries reached it, not the latest award;
+    the club hands over the etui of the column "Modtager" (§ 451B "Systemkortetui overrækkes i klubben")."""
+    p = Player.objects.create(federation=clubs.dbf, number="591", first_name="Eva", last_name="Etui")
+    ClubMembership.objects.create(player=p, club=clubs.club_b, is_home=True)
+    for day, units in (
+        (datetime.date(2025, 9, 2), 150),
+        (datetime.date(2025, 9, 9), 60),
+        (datetime.date(2025, 9, 16), 20),
+    ):
+        Award.objects.create(
+            federation=clubs.dbf, player=p, kind="BP", units=units, source="manual", reason="test", awarded_on=day
+        )
+    standings_refresh_players(federation=clubs.dbf, player_ids=[p.pk])
+    run(federations=[clubs.dbf])
+    [message] = smtp.messages
+    text, html = message.get_body(("plain",)).get_content(), message.get_body(("html",)).get_content()
+    assert "Eva Etui (591): Klubmester, 2025-09-09 – hand over: grønt etui" in text
+    assert "<td>2025-09-09</td><td>grønt etui</td>" in html and "To hand over" in html
+
+
 def test_hbs_categories_are_announced_to_the_hbs_club_in_croatian_h2(world, smtp):
     world.club_hr.email = "zg@example.com"
     world.club_hr.save()
@@ -176,6 +197,7 @@ def test_hbs_categories_are_announced_to_the_hbs_club_in_croatian_h2(world, smtp
     run(federations=[world.hbs])
     [message] = smtp.messages
     assert "listopad" in message["Subject"].lower() and "Vankategornik" in smtp.texts()[0]
+    assert "etui" not in message.get_body(("html",)).get_content()  # the HBS ladder names none (D-Q22)
 
 
 # --- exactly once --------------------------------------------------------------------------------------------
