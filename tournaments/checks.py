@@ -24,6 +24,7 @@ AWARD_DIFFERS               info      the file's own awards differ from ours for
 DUPLICATE_FILE              warning   the very same file was confirmed before
 SUPERSEDES                  info      this upload replaces an earlier version of the same event
 SANCTION_APPLIED            info      a club's SP/GP comes from its approved sanction, full or half (§ 403B1–2)
+SANCTION_USED               error     the club's sanction for the date already pays another tournament (§ 403B1, B7)
 SANCTION_TOP16_USED         error     the club's top-16s with SP this season exceed its playing times (§ 403A2)
 SANCTION_FEW_CLUBS          error     fewer than 5 clubs in a sanctioned tournament's entry list (§ 403B5c, B6c)
 SANCTION_ONE_CLUB_MAJORITY  error     more than half of a sanctioned tournament's players from one club (§ 403B5c, B6c)
@@ -77,6 +78,15 @@ CATALOGUE = {
     "DUPLICATE_FILE": (W, _("This very file was confirmed before, on %(date)s.")),
     "SUPERSEDES": (INFO, _("This replaces the results confirmed on %(date)s; the differences are shown below.")),
     "SANCTION_APPLIED": (INFO, _("The points follow the club's sanction for %(name)s: %(quota)s, granted %(date)s.")),
+    "SANCTION_USED": (
+        E,
+        _(
+            "Sanction no. %(sanction)s, for %(name)s on %(date)s, was already used by %(tournament)s of "
+            "%(tournament_date)s: a sanction covers the one tournament its application names (§ 403B1, § 403B7). "
+            "If this file corrects that tournament, upload it with the same event id or description so that it "
+            "replaces it; otherwise apply for a sanction for this tournament."
+        ),
+    ),
     "SANCTION_TOP16_USED": (
         E,
         _(

@@ -59,6 +59,15 @@ class ResultUpload(models.Model):
     preview_summary = models.JSONField(_("preview summary"), default=dict, blank=True, editable=False)
     preview_fingerprint = models.CharField(_("preview fingerprint"), max_length=64, blank=True, editable=False)
     preview_built_at = models.DateTimeField(_("preview built"), null=True, blank=True, editable=False)
+    #: The granted sanction (DBf § 403B1–2) the confirmed upload's SP or GP came from; set when confirming.
+    sanction = models.ForeignKey(
+        "tournaments.Sanction",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="uploads",
+        verbose_name=_("sanction"),
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -121,6 +130,17 @@ class Tournament(models.Model):
     supersedes = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="superseded_by"
     )
+    #: The granted sanction (DBf § 403B1–2) its SP or GP came from. A sanction pays the one tournament its
+    #: application names (§ 403B1, § 403B7, D-Q24): at most one current tournament per sanction (a constraint),
+    #: while the versions a re-upload superseded keep theirs.
+    sanction = models.ForeignKey(
+        "tournaments.Sanction",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("sanction"),
+    )
     #: False once a re-upload superseded it. At most one current tournament per event (a constraint), so two
     #: confirms of one event at once cannot both stand.
     is_current = models.BooleanField(_("current"), default=True)
@@ -148,6 +168,12 @@ class Tournament(models.Model):
                 condition=Q(is_current=True),
                 name="tournament_one_current_per_event",
                 violation_error_message=_("Another upload of this event is already the current version."),
+            ),
+            models.UniqueConstraint(
+                fields=["sanction"],
+                condition=Q(is_current=True, sanction__isnull=False),
+                name="tournament_one_current_per_sanction",
+                violation_error_message=_("The sanction already pays another tournament (§ 403B1, § 403B7)."),
             ),
         ]
 

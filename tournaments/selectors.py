@@ -16,7 +16,9 @@ def tournament_detail(pk: int) -> Tournament:
         Prefetch("participations", queryset=Participation.objects.select_related("player"))
     )
     return (
-        Tournament.objects.select_related("federation", "club", "region", "supersedes", "upload")
+        Tournament.objects.select_related(
+            "federation", "club", "region", "supersedes", "upload", "sanction__application"
+        )
         .prefetch_related(Prefetch("groups__entries", queryset=entries))
         .get(pk=pk)
     )
