@@ -3,15 +3,39 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, Player, Region
 
+#: The earliest founding year a club can have: 1886, when the first printed rules of bridge appeared (John
+#: Collinson, "Biritch, or Russian Whist", London 1886); no bridge club is older than the game. It bounds a
+#: year typed in the admin (a "1097" for 1997 is refused) and is the reference of the club's jubilee years
+#: (DBf § 403B4, D-Q25).
+FIRST_FOUNDING_YEAR = 1886
+
+
+def validate_founding_year_not_in_future(year: int | None) -> None:
+    """A club cannot have been founded after the current year (in the site's time zone)."""
+    this_year = timezone.localdate().year
+    if year is not None and year > this_year:
+        raise ValidationError(
+            _("The founding year %(year)s lies in the future; it can be %(this_year)s at the latest."),
+            code="founding_year_in_future",
+            params={"year": year, "this_year": this_year},
+        )
+
 
 class Club(models.Model):
-    """A member club, identified by its federation number (unique within the federation)."""
+    """A member club, identified by its federation number (unique within the federation).
+
+    ``founding_year`` is the year the club was founded, recorded by the secretariat: DBf grants GP in the
+    years the club celebrates a jubilee, "et med 5 deleligt antal år" (§ 403B4, D-Q25).
+    """
 
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="clubs")
     number = models.CharField(_("club number"), max_length=20)
@@ -22,6 +46,13 @@ class Club(models.Model):
         _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, help_text=_("For e-mails to the club.")
     )
     active = models.BooleanField(_("active"), default=True)
+    founding_year = models.PositiveSmallIntegerField(
+        _("founding year"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(FIRST_FOUNDING_YEAR), validate_founding_year_not_in_future],
+        help_text=_("The year the club was founded: its jubilee years count from it (DBf § 403B4)."),
+    )
 
     class Meta:
         ordering = ["federation", "name"]
@@ -29,6 +60,10 @@ class Club(models.Model):
         verbose_name_plural = _("clubs")
         constraints = [
             models.UniqueConstraint(fields=["federation", "number"], name="club_number_unique_in_federation"),
+            models.CheckConstraint(
+                condition=Q(founding_year__isnull=True) | Q(founding_year__gte=FIRST_FOUNDING_YEAR),
+                name="club_founding_year_not_before_bridge",
+            ),
         ]
 
     def __str__(self) -> str:

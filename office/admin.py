@@ -149,7 +149,10 @@ class PlayingTimeInline(admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(FederationScopedAdmin):
-    list_display = ["number", "name", "federation", "email", "active"]
+    """Clubs and their playing times; the secretariat records here the founding year a club's jubilee years
+    count from (DBf § 403B4, D-Q26), bounded by ``clubs.models.FIRST_FOUNDING_YEAR`` and the current year."""
+
+    list_display = ["number", "name", "federation", "email", "founding_year", "active"]
     list_filter = ["federation", "active", "regions"]
     search_fields = ["number", "name", "email"]
     filter_horizontal = ["regions"]

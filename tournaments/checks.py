@@ -36,6 +36,7 @@ ALTERNATIVE_KLUBSOLV_USED   error     a second alternative Klubsølv in a season
 PLAYING_TIME_CHOOSE         error     several playing times that weekday, no start time: the director chooses (§ 452A)
 PLAYING_TIME_NOT_AT_TIME    warning   the file's start time is in none of the club's playing times that weekday (§ 452A)
 PLAYING_TIME_OTHER_CLUB     error     the playing time chosen is not one of the organising club's (§ 452A)
+SANCTION_USED               error     the club's sanction for the date already pays another tournament (§ 403B1, B7)
 SANCTION_FEW_CLUBS          error     fewer than 5 clubs in a sanctioned tournament's entry list (§ 403B5c, B6c)
 SANCTION_ONE_CLUB_MAJORITY  error     more than half of a sanctioned tournament's players from one club (§ 403B5c, B6c)
 RECOGNISED_WRONG_YEAR       error     the chosen entry of HBS's list is for another year than the event (H-1)
@@ -91,6 +92,15 @@ CATALOGUE = {
     "DUPLICATE_FILE": (W, _("This very file was confirmed before, on %(date)s.")),
     "SUPERSEDES": (INFO, _("This replaces the results confirmed on %(date)s; the differences are shown below.")),
     "SANCTION_APPLIED": (INFO, _("The points follow the club's sanction for %(name)s: %(quota)s, granted %(date)s.")),
+    "SANCTION_USED": (
+        E,
+        _(
+            "Sanction no. %(sanction)s, for %(name)s on %(date)s, was already used by %(tournament)s of "
+            "%(tournament_date)s: a sanction covers the one tournament its application names (§ 403B1, § 403B7). "
+            "If this file corrects that tournament, upload it with the same event id or description so that it "
+            "replaces it; otherwise apply for a sanction for this tournament."
+        ),
+    ),
     "TOP16_NO_PLAYING_TIME": (
         E,
         _(

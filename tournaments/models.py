@@ -59,6 +59,15 @@ class ResultUpload(models.Model):
     preview_summary = models.JSONField(_("preview summary"), default=dict, blank=True, editable=False)
     preview_fingerprint = models.CharField(_("preview fingerprint"), max_length=64, blank=True, editable=False)
     preview_built_at = models.DateTimeField(_("preview built"), null=True, blank=True, editable=False)
+    #: The granted sanction (DBf § 403B1–2) the confirmed upload's SP or GP came from; set when confirming.
+    sanction = models.ForeignKey(
+        "tournaments.Sanction",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="uploads",
+        verbose_name=_("sanction"),
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -73,50 +82,6 @@ class TournamentQuerySet(models.QuerySet):
     def current(self):
         """Tournaments not superseded by a re-upload."""
         return self.filter(is_current=True)
-
-
-class SimultaneousEvent(models.Model):
-    """A simultaneous event DBf announced ("Simultanturneringer udskrevet af DBf", § 403A1), as the
-    secretariat records it: a club's event in it awards SP without a sanction. A club claims one that covers
-    its tournament's date (``tournaments.sanctions.selectors.event_sanction``). The alternative Klubsølv is
-    the club's own pairs tournament within the season that replaces Klubsølv for all its playing times
-    (§ 403A1 second sentence, § 453); DBf announces the dates it may be held in like any other (D-Q29)."""
-
-    class Kind(models.TextChoices):
-        KLUBSOLV = "klubsolv", _("Klubsølv (§ 403A1, § 433E)")
-        ALTERNATIVE_KLUBSOLV = "alternative_klubsolv", _("alternative Klubsølv (§ 403A1, § 453)")
-        OTHER = "other", _("another simultaneous event, e.g. Landsdækkende Handicap (§ 403A1, § 433E)")
-
-    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="simultaneous_events")
-    name = models.CharField(_("name"), max_length=200)
-    kind = models.CharField(_("kind"), max_length=24, choices=Kind.choices)
-    starts_on = models.DateField(_("first day"))
-    ends_on = models.DateField(_("last day"), help_text=_("The same as the first day for a one-day event."))
-    note = models.TextField(_("note"), blank=True)
-
-    class Meta:
-        ordering = ["-starts_on", "name"]
-        verbose_name = _("DBf simultaneous event")
-        verbose_name_plural = _("DBf simultaneous events")
-        constraints = [
-            models.UniqueConstraint(fields=["federation", "name", "starts_on"], name="simultaneous_event_unique"),
-            models.CheckConstraint(
-                condition=Q(ends_on__gte=models.F("starts_on")), name="simultaneous_event_dates_ordered"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.dates})"
-
-    @property
-    def dates(self) -> str:
-        """The day, or first and last day, as the messages name them (``2025-10-06–2025-10-10``)."""
-        if self.ends_on == self.starts_on:
-            return self.starts_on.isoformat()
-        return f"{self.starts_on.isoformat()}–{self.ends_on.isoformat()}"
-
-    def covers(self, day) -> bool:
-        return self.starts_on <= day <= self.ends_on
 
 
 class Tournament(models.Model):
@@ -159,7 +124,7 @@ class Tournament(models.Model):
     #: The DBf simultaneous event the club's tournament was played in (§ 403A1): its automatic SP, and for
     #: Klubsølv and the alternative Klubsølv the one choice that excludes the other (§ 453).
     simultaneous_event = models.ForeignKey(
-        SimultaneousEvent,
+        "tournaments.SimultaneousEvent",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -174,6 +139,17 @@ class Tournament(models.Model):
     )
     supersedes = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="superseded_by"
+    )
+    #: The granted sanction (DBf § 403B1–2) its SP or GP came from. A sanction pays the one tournament its
+    #: application names (§ 403B1, § 403B7, D-Q24): at most one current tournament per sanction (a constraint),
+    #: while the versions a re-upload superseded keep theirs.
+    sanction = models.ForeignKey(
+        "tournaments.Sanction",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("sanction"),
     )
     #: False once a re-upload superseded it. At most one current tournament per event (a constraint), so two
     #: confirms of one event at once cannot both stand.
@@ -202,6 +178,12 @@ class Tournament(models.Model):
                 condition=Q(is_current=True),
                 name="tournament_one_current_per_event",
                 violation_error_message=_("Another upload of this event is already the current version."),
+            ),
+            models.UniqueConstraint(
+                fields=["sanction"],
+                condition=Q(is_current=True, sanction__isnull=False),
+                name="tournament_one_current_per_sanction",
+                violation_error_message=_("The sanction already pays another tournament (§ 403B1, § 403B7)."),
             ),
         ]
 
@@ -458,7 +440,7 @@ class DirectorLicence(models.Model):
 
 
 # The sanctions' models live in their package; importing them here registers them with the app.
-from tournaments.sanctions.models import Sanction, SanctionApplication  # noqa: E402
+from tournaments.sanctions.models import Sanction, SanctionApplication, SimultaneousEvent  # noqa: E402
 
 __all__ = [
     "DirectorLicence",

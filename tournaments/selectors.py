@@ -17,7 +17,14 @@ def tournament_detail(pk: int) -> Tournament:
     )
     return (
         Tournament.objects.select_related(
-            "federation", "club", "region", "supersedes", "upload", "playing_time", "simultaneous_event"
+            "federation",
+            "club",
+            "region",
+            "supersedes",
+            "upload",
+            "playing_time",
+            "simultaneous_event",
+            "sanction__application",
         )
         .prefetch_related(Prefetch("groups__entries", queryset=entries))
         .get(pk=pk)

@@ -92,7 +92,8 @@ class Preview:
     groups: list[GroupLine] = field(default_factory=list)
     previous: Tournament | None = None
     differences: list[Difference] = field(default_factory=list)
-    #: The engine's ``sanction`` for a club's SP/GP (§ 403A–B) and the granted sanction it comes from.
+    #: The engine's ``sanction`` for a club's SP/GP (§ 403A–B) and the granted sanction it comes from, which
+    #: confirming records on the upload and the tournament (one tournament per sanction, D-Q24).
     sanction: str = "none"
     sanction_row: Sanction | None = None
     #: The club's playing time the tournament was played in (§ 452A), and how it was found: ``"chosen"`` by

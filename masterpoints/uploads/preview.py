@@ -165,6 +165,7 @@ def _blocks_computation(issue) -> bool:
         "CATEGORY_NOT_ALLOWED",
         "BOARDS_UNKNOWN",
         *sanctions.CLAIM_REFUSALS,
+        "SANCTION_USED",
     )
 
 
@@ -182,7 +183,8 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     category = facts.get("category")
     info = preview.scheme
     # What the organiser awards by the rule set of the day (DBf § 403, HBS H-1); a listed HBS event adds
-    # the kinds of its entry (``tournaments.recognised``), a granted DBf sanction its kind (§ 403A–B).
+    # the kinds of its entry (``tournaments.recognised``), a granted DBf sanction its kind (§ 403A–B) if no
+    # other event used it (D-Q24: ``SANCTION_USED`` then stops the computation).
     allowed = rules_or_built_in(upload.federation, event.date or today).awards_of(organiser_kind)
     if info.recognised_list:
         listed, issues = recognised.upload_issues(upload=upload, on_date=event.date or today)

@@ -31,6 +31,7 @@ from office.access import can_act_for_club, can_act_for_region, is_secretariat
 from tournaments.importers.detect import sniff
 from tournaments.importers.text import codec_name
 from tournaments.models import Entry, Participation, RankingGroup, ResultUpload, Tournament
+from tournaments.sanctions.selectors import sanction_used_by, sanction_used_issue
 
 RESOLUTIONS = ("member", "guest", "office")
 #: The encodings a director may have the stored bytes read with (Python's codec names): Unicode, the Western
@@ -253,6 +254,16 @@ def _check_expected(preview: Preview, expected_previous) -> None:
         raise ValidationError(_CONFIRMED_MEANWHILE, code="confirmed_meanwhile")
 
 
+def _create_refusal(preview: Preview) -> ValidationError:
+    """Which constraint refused the tournament: one current version per event, where no lock serialised the
+    confirms, or one current tournament per sanction (D-Q24: another event's confirm took the sanction after
+    this preview was checked; the refusal names the sanction and that tournament, the upload stays pending)."""
+    other = sanction_used_by(preview.sanction_row) if preview.sanction_row is not None else None
+    if other is not None and other.event_key != preview.event_key:
+        return ValidationError(str(sanction_used_issue(preview.sanction_row, other).message), code="sanction_used")
+    return ValidationError(_CONFIRMED_MEANWHILE, code="confirmed_meanwhile")
+
+
 def tournament_create_from_preview(*, preview: Preview) -> Tournament:
     """Create the tournament, its groups, entries and participations from a checked preview.
 
@@ -287,6 +298,7 @@ def tournament_create_from_preview(*, preview: Preview) -> Tournament:
         },
         upload=upload,
         supersedes=preview.previous,
+        sanction=preview.sanction_row,
     )
     for group_line in preview.groups:
         group = RankingGroup.objects.create(
@@ -325,6 +337,26 @@ def tournament_create_from_preview(*, preview: Preview) -> Tournament:
 
 
 @transaction.atomic
+def _post_awards(actor, tournament: Tournament, preview) -> None:
+    """Post the preview's awards of ``tournament`` to the ledger, each with its place and explanation."""
+    awards_post_results(
+        actor=actor,
+        tournament=tournament,
+        entries=[
+            ResultEntry(
+                player=line.player,
+                kind=award.kind,
+                units=award.units,
+                part=award.part,
+                place_first=line.place_first,
+                place_last=line.place_last,
+                explanation=award.explanation.as_dict(),
+            )
+            for line, award in preview.ledger_awards
+        ],
+    )
+
+
 def results_upload_confirm(
     *,
     actor,
@@ -338,9 +370,11 @@ def results_upload_confirm(
 
     All in one transaction: either everything is written or nothing is. Confirms of one event are taken
     one at a time (:func:`_lock_event`) and at most one version of an event is current (a constraint), so
-    two confirms at once leave one result. ``expected_previous`` is the version the director's preview
-    showed as replaced (``None``: a new event); when another upload of the event was confirmed since, the
-    confirm is refused and the upload stays pending, to be reviewed against it.
+    two confirms at once leave one result; so do two confirms of different events under one sanction (D-Q24:
+    the constraint of one current tournament per sanction, refused by :func:`_create_refusal`). ``expected_previous``
+    is the version the director's preview showed as replaced (``None``: a new event); when another upload of
+    the event was confirmed since, the confirm is refused and the upload stays pending, to be reviewed
+    against it.
     """
     upload = (
         ResultUpload.objects.select_for_update(of=("self",))
@@ -365,28 +399,14 @@ def results_upload_confirm(
         with transaction.atomic():
             tournament = tournament_create_from_preview(preview=preview)
     except IntegrityError:
-        # The constraint of one current version per event, where no lock serialised the confirms.
-        raise ValidationError(_CONFIRMED_MEANWHILE, code="confirmed_meanwhile") from None
-    awards_post_results(
-        actor=actor,
-        tournament=tournament,
-        entries=[
-            ResultEntry(
-                player=line.player,
-                kind=award.kind,
-                units=award.units,
-                part=award.part,
-                place_first=line.place_first,
-                place_last=line.place_last,
-                explanation=award.explanation.as_dict(),
-            )
-            for line, award in preview.ledger_awards
-        ],
-    )
+        # A constraint of one current version per event or per sanction, where no lock serialised the confirms.
+        raise _create_refusal(preview) from None
+    _post_awards(actor, tournament, preview)
     upload.status = ResultUpload.Status.CONFIRMED
     upload.confirmed_at = timezone.now()
     upload.format = preview.event.format[:20]
-    upload.save(update_fields=["status", "confirmed_at", "format"])
+    upload.sanction = preview.sanction_row
+    upload.save(update_fields=["status", "confirmed_at", "format", "sanction"])
     audit_record(
         actor=actor,
         action="results.upload.confirm",
@@ -396,6 +416,7 @@ def results_upload_confirm(
             "sha256": upload.sha256,
             "awards": len(preview.ledger_awards),
             "supersedes": preview.previous.pk if preview.previous else None,
+            "sanction": preview.sanction_row.pk if preview.sanction_row else None,
         },
     )
     # The affected players' standings, queued through the outbox once the awards are committed: were the

@@ -34,7 +34,7 @@ from tournaments.models import ResultUpload, Tournament
 
 #: Part of the fingerprint: raise it when the summary's shape or what the preview checks changes, so that
 #: summaries stored by the earlier code are built again.
-SUMMARY_VERSION = 4
+SUMMARY_VERSION = 5
 #: A stored summary older than this is built again even when its fingerprint holds: the fingerprint
 #: cannot see every change of the register (a member's status or name), a rule set, a sanction or the
 #: list of recognised tournaments. Confirming checks against the register of its own moment anyway.
@@ -135,6 +135,22 @@ def summarise(preview: Preview) -> dict[str, Any]:
             for d in preview.differences[:DIFFERENCES_SHOWN]
         ],
         "previous": preview.previous.pk if preview.previous is not None else None,
+        "sanction": _sanction(preview),
+    }
+
+
+def _sanction(preview: Preview) -> dict[str, Any] | None:
+    """The granted sanction confirming would record (§ 403B1–2, D-Q24), for the page's facts."""
+    sanction = preview.sanction_row
+    if sanction is None:
+        return None
+    return {
+        "number": sanction.pk,
+        "application": sanction.application_id,
+        "name": sanction.application.name,
+        "category": sanction.category,
+        "quota": sanction.quota,
+        "date": sanction.date.isoformat(),
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import PlayingTime
+from clubs.models import Club, PlayingTime
 from tournaments.models import Form, SanctionApplication
 
 App = SanctionApplication
@@ -25,9 +25,6 @@ class SanctionApplicationForm(forms.Form):
         queryset=None,
         required=False,
         help_text=_("Whose annual tournament this is: one full and one half per playing time per year (§ 403B1–2)."),
-    )
-    jubilee_years = forms.IntegerField(
-        label=_("Jubilee (years)"), required=False, min_value=5, help_text=_("Only for GP in a jubilee year (§ 403B4).")
     )
     date = forms.DateField(label=_("First day"), widget=DATE)
     end_date = forms.DateField(label=_("Last day"), required=False, widget=DATE)
@@ -53,13 +50,25 @@ class SanctionApplicationForm(forms.Form):
     note = forms.CharField(label=_("Note to the district"), required=False, widget=forms.Textarea)
 
     def __init__(self, *args, clubs, **kwargs):
-        """``clubs``: those the user files for; the playing times offered are their active ones (§ 403B1–2)."""
+        """``clubs``: those the user files for; the playing times offered are their active ones (§ 403B1–2),
+        and the basis says each club's founding year on record, which its jubilee years count from (§ 403B4)."""
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = clubs
+        self.fields["basis"].help_text = _(
+            "A jubilee GP tournament needs a year in which the club is a number of years old divisible by 5, "
+            "counted from its founding year on record (§ 403B4): %(years)s."
+        ) % {"years": "; ".join(founding_year_text(club) for club in clubs)}
         self.fields["playing_time"].queryset = (
             PlayingTime.objects.filter(club__in=clubs, active=True).select_related("club").order_by("club", "weekday")
         )
         self.fields["playing_time"].label_from_instance = lambda pt: f"{pt.club.name}: {pt}"
+
+
+def founding_year_text(club: Club) -> str:
+    """``"Club: founded 1975"``, or that the secretariat has not recorded the year (§ 403B4)."""
+    if club.founding_year is None:
+        return _("%(club)s: founding year not recorded (ask DBf's secretariat)") % {"club": club.name}
+    return _("%(club)s: founded %(year)s") % {"club": club.name, "year": club.founding_year}
 
 
 class RecommendForm(forms.Form):

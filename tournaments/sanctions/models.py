@@ -1,4 +1,5 @@
-"""DBf sanctions (§ 403): a club's application and the sanction granted from it."""
+"""DBf sanctions (§ 403): a club's application and the sanction granted from it, and the simultaneous events
+DBf announced, in which SP needs none (§ 403A1)."""
 
 from __future__ import annotations
 
@@ -150,3 +151,47 @@ class Sanction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club.name}: {self.category} {self.get_quota_display()} {self.date:%Y-%m-%d}"
+
+
+class SimultaneousEvent(models.Model):
+    """A simultaneous event DBf announced ("Simultanturneringer udskrevet af DBf", § 403A1), as the
+    secretariat records it: a club's event in it awards SP without a sanction. A club claims one that covers
+    its tournament's date (``tournaments.sanctions.selectors.event_sanction``). The alternative Klubsølv is
+    the club's own pairs tournament within the season that replaces Klubsølv for all its playing times
+    (§ 403A1 second sentence, § 453); DBf announces the dates it may be held in like any other (D-Q29)."""
+
+    class Kind(models.TextChoices):
+        KLUBSOLV = "klubsolv", _("Klubsølv (§ 403A1, § 433E)")
+        ALTERNATIVE_KLUBSOLV = "alternative_klubsolv", _("alternative Klubsølv (§ 403A1, § 453)")
+        OTHER = "other", _("another simultaneous event, e.g. Landsdækkende Handicap (§ 403A1, § 433E)")
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="simultaneous_events")
+    name = models.CharField(_("name"), max_length=200)
+    kind = models.CharField(_("kind"), max_length=24, choices=Kind.choices)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"), help_text=_("The same as the first day for a one-day event."))
+    note = models.TextField(_("note"), blank=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        verbose_name = _("DBf simultaneous event")
+        verbose_name_plural = _("DBf simultaneous events")
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "name", "starts_on"], name="simultaneous_event_unique"),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=models.F("starts_on")), name="simultaneous_event_dates_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.dates})"
+
+    @property
+    def dates(self) -> str:
+        """The day, or first and last day, as the messages name them (``2025-10-06–2025-10-10``)."""
+        if self.ends_on == self.starts_on:
+            return self.starts_on.isoformat()
+        return f"{self.starts_on.isoformat()}–{self.ends_on.isoformat()}"
+
+    def covers(self, day) -> bool:
+        return self.starts_on <= day <= self.ends_on

@@ -41,6 +41,8 @@ ADVERTISEMENTS = {
 DISPENSABLE = ("b", "c", "d")
 #: Jubilee GP tournaments a club may hold in one year, whatever its playing times (§ 403B4).
 JUBILEE_PER_YEAR = 2
+#: A jubilee is a number of years divisible by 5: "et med 5 deleligt antal år" (§ 403B4, D-Q25).
+JUBILEE_EVERY = 5
 #: The applications that hold a quota (§ 403B1–2) or a jubilee (§ 403B4): not refused.
 LIVE = (App.Status.FILED, App.Status.RECOMMENDED, App.Status.APPROVED)
 
@@ -63,7 +65,14 @@ REFUSALS = {
     ),
     "EXTRA_SP_ONLY": _("Only SP can be sanctioned beyond the playing times' quota (§ 403B3)."),
     "JUBILEE_GP_ONLY": _("The jubilee sanction is for GP (§ 403B4)."),
-    "NOT_JUBILEE_YEAR": _("GP for a jubilee needs a jubilee year: a number of years divisible by 5 (§ 403B4)."),
+    "FOUNDING_YEAR_UNKNOWN": _(
+        "%(club)s has no founding year on record, so its jubilee years are not known (§ 403B4): ask DBf's "
+        "secretariat to record the year the club was founded."
+    ),
+    "NOT_JUBILEE_YEAR": _(
+        "%(year)s is not a jubilee year of %(club)s: founded in %(founded)s, it is %(age)s years old in %(year)s, "
+        "and a jubilee is a number of years divisible by 5 (§ 403B4). Jubilee years near it: %(qualifying)s."
+    ),
     "JUBILEE_USED": _("The club already has two jubilee GP tournaments in %(year)s: at most two a year (§ 403B4)."),
     "DISPENSATION_NOT_FOR_GP": _("DBf's secretariat cannot dispense from the conditions for GP (§ 403B6e)."),
     "DISPENSATION_UNKNOWN": _("Dispensation is possible from § 403B5b, c and d only (§ 403B5e)."),
@@ -101,7 +110,8 @@ FIELDS = {
     "QUOTA_USED": "quota",
     "EXTRA_SP_ONLY": "basis",
     "JUBILEE_GP_ONLY": "basis",
-    "NOT_JUBILEE_YEAR": "jubilee_years",
+    "FOUNDING_YEAR_UNKNOWN": "basis",
+    "NOT_JUBILEE_YEAR": "date",
     "JUBILEE_USED": "basis",
     "DISPENSATION_NOT_FOR_GP": "dispensations",
     "DISPENSATION_UNKNOWN": "dispensations",
@@ -230,11 +240,54 @@ def _basis_problems(app: SanctionApplication) -> list[ValidationError]:
     problems = []
     if app.category != "GP":
         problems.append(refusal("JUBILEE_GP_ONLY"))
-    if not app.jubilee_years or app.jubilee_years % 5:
-        problems.append(refusal("NOT_JUBILEE_YEAR"))
+    problems += _jubilee_year_problems(app)
     if live.filter(basis=App.Basis.JUBILEE).count() >= JUBILEE_PER_YEAR:
         problems.append(refusal("JUBILEE_USED", year=app.date.year))
     return problems
+
+
+def jubilee_age(founding_year: int, year: int) -> int | None:
+    """The club's age in ``year`` when ``year`` is one of its jubilee years, else ``None``.
+
+    D-Q25: § 403B4 grants GP "i de år, hvor klubben fejrer jubilæum (et med 5 deleligt antal år)": a year is a
+    jubilee year when the years since the founding year are a positive multiple of 5 (the founding year
+    itself, 0 years, is none); the year is the calendar year of the tournament's first day.
+    """
+    age = year - founding_year
+    return age if age > 0 and age % JUBILEE_EVERY == 0 else None
+
+
+def nearest_jubilee_years(founding_year: int, year: int) -> list[int]:
+    """The club's jubilee years on either side of ``year``, a year that is none (§ 403B4, D-Q25): the last
+    one before it, if the club had one, and the next one after it."""
+    after = year + JUBILEE_EVERY - (year - founding_year) % JUBILEE_EVERY
+    return [y for y in (after - JUBILEE_EVERY, after) if y - founding_year > 0]
+
+
+def _jubilee_year_problems(app: SanctionApplication) -> list[ValidationError]:
+    """§ 403B4 ("DBfs sekretariat kan desuden … give sanktion til uddeling af GP i turneringer i de år, hvor
+    klubben fejrer jubilæum"): the year of the tournament is a jubilee year of the club (D-Q25).
+
+    D-Q26: the jubilee is counted from the founding year the secretariat recorded (``Club.founding_year``),
+    not from years the club states on the application; with none recorded the application is refused, since
+    no year is known to be a jubilee.
+    """
+    founded, year = app.club.founding_year, app.date.year
+    if founded is None:
+        return [refusal("FOUNDING_YEAR_UNKNOWN", club=app.club.name)]
+    if jubilee_age(founded, year) is not None:
+        return []
+    qualifying = ", ".join(str(y) for y in nearest_jubilee_years(founded, year))
+    return [
+        refusal(
+            "NOT_JUBILEE_YEAR",
+            year=year,
+            club=app.club.name,
+            founded=founded,
+            age=year - founded,
+            qualifying=qualifying,
+        )
+    ]
 
 
 def _quota_problems(app: SanctionApplication, live) -> list[ValidationError]:

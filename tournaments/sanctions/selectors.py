@@ -65,20 +65,43 @@ def event_sanction(*, club: Club, category: str, on_date: datetime.date, event_k
 
     SP in a simultaneous event DBf announced is automatic (§ 403A1, :func:`_simultaneous`); so is SP in a
     top-16, one per playing time per season or one combined (§ 403A2, § 443B2, :func:`_top16`). Otherwise
-    the newest approved sanction of the category covering the date gives full or half MP (§ 403B1–2); with
-    none the kind is ``"none"``. A simultaneous claim that names no event is no claim.
+    an approved sanction of the category covering the date gives full or half MP (§ 403B1–2), and it pays
+    one tournament only (D-Q24, :func:`_granted`); with none the kind is ``"none"``. A simultaneous claim
+    that names no event is no claim.
     """
     if category == "SP" and claim.special == "simultaneous" and (claim.simultaneous_event or claim.unknown_event):
         return _simultaneous(club=club, on_date=on_date, event_key=event_key, claim=claim)
     if category == "SP" and claim.special == "top16":
         return _top16(club=club, on_date=on_date, event_key=event_key, claim=claim)
-    sanction = (
+    return _granted(club=club, category=category, on_date=on_date, event_key=event_key)
+
+
+def _granted(*, club: Club, category: str, on_date: datetime.date, event_key: str) -> EventSanction:
+    """The granted sanction the event ``event_key`` uses, or the issue saying why none is left.
+
+    D-Q24: a sanction is granted on an application that names one tournament ("En årlig turnering … med fuld
+    MP-uddeling", § 403B1; "Ansøgning med angivelse af turneringsform", § 403B7), so it pays one tournament:
+    one current tournament per sanction (``tournament_one_current_per_sanction``). The sanction the event's
+    current version already uses comes first, so a re-upload of the same event (the same key) keeps it;
+    then the newest one granted that no other event uses. When every sanction covering the date is used by
+    another event, ``SANCTION_USED`` names the newest one and its tournament.
+    """
+    candidates = list(
         Sanction.objects.filter(club=club, category=category, date__lte=on_date, end_date__gte=on_date)
-        .order_by("-granted_at")
-        .first()
+        .select_related("application")
+        .order_by("-granted_at", "-pk")
     )
-    if sanction is None:
+    if not candidates:
         return EventSanction()
+    users = {
+        tournament.sanction_id: tournament
+        for tournament in Tournament.objects.current().filter(sanction__in=candidates)
+    }
+    own = [s for s in candidates if s.pk in users and users[s.pk].event_key == event_key]
+    free = own + [s for s in candidates if s.pk not in users]
+    if not free:
+        return EventSanction(issues=[sanction_used_issue(candidates[0], users[candidates[0].pk])])
+    sanction = free[0]
     info = CheckIssue(
         "SANCTION_APPLIED",
         params={
@@ -88,6 +111,25 @@ def event_sanction(*, club: Club, category: str, on_date: datetime.date, event_k
         },
     )
     return EventSanction(kind=sanction.quota, sanction=sanction, issues=[info])
+
+
+def sanction_used_issue(sanction: Sanction, tournament: Tournament) -> CheckIssue:
+    """``SANCTION_USED``: ``sanction`` already pays ``tournament``, another event (§ 403B1, § 403B7, D-Q24)."""
+    return CheckIssue(
+        "SANCTION_USED",
+        params={
+            "sanction": sanction.pk,
+            "name": sanction.application.name,
+            "date": sanction.date.isoformat(),
+            "tournament": tournament.name,
+            "tournament_date": tournament.date.isoformat(),
+        },
+    )
+
+
+def sanction_used_by(sanction: Sanction) -> Tournament | None:
+    """The current tournament ``sanction`` pays, if any (D-Q24: at most one)."""
+    return Tournament.objects.current().filter(sanction=sanction).first()
 
 
 def _refused(code: str, **params) -> EventSanction:

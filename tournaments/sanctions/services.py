@@ -11,7 +11,8 @@ playing time per season (§ 403A2). Anything more needs a sanction applied for h
    GP (§ 403B7), SP beyond the quota (§ 403B3), jubilee GP (§ 403B4), dispensations (§ 403B5e);
 3. the secretariat decides (:func:`sanction_decide`, in the admin);
 4. when the results are uploaded, the sanction sets the quota (full or half, § 403B1–2) and the entry list
-   is checked (``selectors.event_sanction``, ``selectors.sanction_check_after``, § 403B5c, § 403B6c).
+   is checked (``selectors.event_sanction``, ``selectors.sanction_check_after``, § 403B5c, § 403B6c); it pays
+   that one tournament (D-Q24: ``Tournament.sanction``, one current tournament per sanction).
 
 This module holds the writes (steps 1–3). Every step is audited and e-mailed (``notify``) to the club, the
 district or the secretariat (§ 403B7: the decision goes to the club with a copy to the district).
@@ -33,7 +34,7 @@ from federation.services import audit_record
 from office.access import can_act_for_club, can_act_for_region, is_secretariat
 from tournaments.models import Sanction, SanctionApplication
 from tournaments.sanctions.notify import mail_decided, mail_filed, mail_recommended
-from tournaments.sanctions.rules import application_problems, club_district, refusal
+from tournaments.sanctions.rules import application_problems, club_district, jubilee_age, refusal
 
 App = SanctionApplication
 
@@ -60,7 +61,6 @@ def sanction_apply(
     end_date: datetime.date | None = None,
     open_to_all: bool = True,
     national: bool = False,
-    jubilee_years: int | None = None,
     dispensations: Sequence[str] = (),
     dispensation_reason: str = "",
     contact_email: str = "",
@@ -73,11 +73,13 @@ def sanction_apply(
     Only the club's directors (and the secretariat) file for a club, only in a federation with sanctions
     (§ 403) and only when the club has a district. Refused, with every unmet condition of § 403B1–7 and its
     rule (``rules.application_problems``, as of ``today``), when there is any; nothing is written then.
-    A playing time is kept only for the quota basis (§ 403B1–2), jubilee years only for a jubilee (§ 403B4).
+    A playing time is kept only for the quota basis (§ 403B1–2). A jubilee's years are not stated but
+    counted from the club's recorded founding year and kept on the application (§ 403B4, D-Q25, D-Q26).
     """
     district = _filing_district(actor, club)
-    # Serialise filings of one club, so two at once cannot both take the same quota (§ 403B1–2).
-    Club.objects.select_for_update().get(pk=club.pk)
+    # Serialise filings of one club, so two at once cannot both take the same quota (§ 403B1–2); the locked
+    # row is read fresh, so the jubilee is counted from the founding year on record now (§ 403B4).
+    club = Club.objects.select_related("federation").select_for_update(of=("self",)).get(pk=club.pk)
     application = App(
         federation=club.federation,
         club=club,
@@ -96,7 +98,7 @@ def sanction_apply(
         category=category,
         quota=quota,
         basis=basis,
-        jubilee_years=jubilee_years if basis == App.Basis.JUBILEE else None,
+        jubilee_years=_jubilee_age(club, date) if basis == App.Basis.JUBILEE else None,
         dispensations=sorted(set(dispensations)),
         dispensation_reason=dispensation_reason.strip(),
         contact_email=contact_email,
@@ -110,6 +112,12 @@ def sanction_apply(
     _audit_filed(actor, application)
     mail_filed(application)
     return application
+
+
+def _jubilee_age(club: Club, date: datetime.date) -> int | None:
+    """The club's age in the tournament's year when that is one of its jubilee years (§ 403B4, D-Q25), else
+    ``None`` (``rules.application_problems`` then refuses the jubilee application)."""
+    return None if club.founding_year is None else jubilee_age(club.founding_year, date.year)
 
 
 def _filing_district(actor, club: Club) -> Region:

@@ -19,6 +19,7 @@ from office.models import Officer
 from tournaments.models import SanctionApplication
 from tournaments.sanctions.forms import DecideForm, RecommendForm, SanctionApplicationForm
 from tournaments.sanctions.rules import FIELDS
+from tournaments.sanctions.selectors import sanction_used_by
 from tournaments.sanctions.services import sanction_apply, sanction_decide, sanction_recommend
 
 
@@ -89,10 +90,11 @@ def application_new(request):
 
 @login_required
 def application_detail(request, pk: int):
-    """One application with its history, and the step the user may take now: the district's recommendation
-    (§ 403B7) or the decision (§ 403B4, § 403B7)."""
+    """One application with its history, the tournament its sanction paid (D-Q24), and the step the user may
+    take now: the district's recommendation (§ 403B7) or the decision (§ 403B4, § 403B7)."""
     application = _application_for(request, pk)
     user = request.user
+    sanction = getattr(application, "sanction", None)
     may_recommend = (
         application.status == SanctionApplication.Status.FILED
         and application.secretariat_decides
@@ -105,7 +107,8 @@ def application_detail(request, pk: int):
             "application": application,
             "recommend_form": RecommendForm() if may_recommend else None,
             "decide_form": DecideForm() if _may_decide(user, application) else None,
-            "sanction": getattr(application, "sanction", None),
+            "sanction": sanction,
+            "used_by": sanction_used_by(sanction) if sanction is not None else None,
         },
     )
 

@@ -180,19 +180,58 @@ def test_an_extra_tournament_is_for_sp_only_403b3(world, personas, monday):
     assert "EXTRA_SP_ONLY" in refused(world, personas.director_a, **gp(None, basis="extra"))
 
 
-def test_jubilee_gp_needs_a_year_divisible_by_five_403b4(world, personas):
-    assert refused(world, personas.director_a, **gp(None, basis="jubilee", jubilee_years=42)) == {"NOT_JUBILEE_YEAR"}
-    assert apply(world, personas.director_a, **gp(None, basis="jubilee", jubilee_years=50)).secretariat_decides
+def founded(world, year: int | None) -> None:
+    """Record club A's founding year, as the secretariat does in the admin (§ 403B4, D-Q26)."""
+    world.club_a.founding_year = year
+    world.club_a.save(update_fields=["founding_year"])
+
+
+def refusal_text(world, actor, **changes) -> str:
+    with pytest.raises(ValidationError) as caught:
+        apply(world, actor, **changes)
+    return " ".join(caught.value.messages)
+
+
+def test_jubilee_gp_needs_a_year_the_club_is_a_multiple_of_five_years_old_403b4_d_q25(world, personas):
+    """§ 403B4, D-Q25: GP "i de år, hvor klubben fejrer jubilæum (et med 5 deleligt antal år)", counted from the
+    club's founding year on record; the refusal names the founding year and the jubilee years near it."""
+    founded(world, 1983)  # 42 years old in 2025
+    assert refused(world, personas.director_a, **gp(None, basis="jubilee")) == {"NOT_JUBILEE_YEAR"}
+    text = refusal_text(world, personas.director_a, **gp(None, basis="jubilee"))
+    assert "founded in 1983" in text and "42 years old in 2025" in text and "§ 403B4" in text
+    assert "2023, 2028" in text
+    founded(world, 1975)  # 50 years old in 2025
+    application = apply(world, personas.director_a, **gp(None, basis="jubilee"))
+    assert application.secretariat_decides
+    assert application.jubilee_years == 50, "the years are counted from the founding year, not stated"
+
+
+def test_the_founding_year_itself_is_no_jubilee_403b4_d_q25(world, personas):
+    """D-Q25: 0 years is not a jubilee; the first one is the fifth year after the founding."""
+    founded(world, 2025)
+    text = refusal_text(world, personas.director_a, **gp(None, basis="jubilee"))
+    assert "0 years old in 2025" in text and text.endswith("Jubilee years near it: 2030.")
+
+
+def test_a_jubilee_needs_the_founding_year_on_record_403b4_d_q26(world, personas):
+    """D-Q26: without a founding year recorded by the secretariat no year is known to be a jubilee."""
+    founded(world, None)
+    assert refused(world, personas.director_a, **gp(None, basis="jubilee")) == {"FOUNDING_YEAR_UNKNOWN"}
+    assert "Bridgeklubben A has no founding year on record" in refusal_text(
+        world, personas.director_a, **gp(None, basis="jubilee")
+    )
 
 
 def test_the_jubilee_sanction_is_for_gp_403b4(world, personas):
-    assert "JUBILEE_GP_ONLY" in refused(world, personas.director_a, basis="jubilee", jubilee_years=50)
+    founded(world, 1975)
+    assert "JUBILEE_GP_ONLY" in refused(world, personas.director_a, basis="jubilee")
 
 
 def test_a_third_jubilee_gp_tournament_in_a_year_is_refused_403b4(world, personas):
+    founded(world, 1950)
     for name in ("Jubilæum I", "Jubilæum II"):
-        apply(world, personas.director_a, **gp(None, basis="jubilee", jubilee_years=75, name=name))
-    problems = refused(world, personas.director_a, **gp(None, basis="jubilee", jubilee_years=75, name="III"))
+        apply(world, personas.director_a, **gp(None, basis="jubilee", name=name))
+    problems = refused(world, personas.director_a, **gp(None, basis="jubilee", name="III"))
     assert problems == {"JUBILEE_USED"}
 
 
@@ -331,7 +370,8 @@ def test_an_officer_of_another_district_may_neither_recommend_nor_decide(world, 
     quota_sp = apply(world, personas.director_a, monday)
     with pytest.raises(PermissionDenied):
         sanction_decide(actor=other, application=quota_sp, approve=True)
-    gp_application = apply(world, personas.director_a, **gp(None, basis="jubilee", jubilee_years=25))
+    founded(world, 2000)
+    gp_application = apply(world, personas.director_a, **gp(None, basis="jubilee"))
     with pytest.raises(PermissionDenied):
         sanction_recommend(actor=other, application=gp_application, recommend=True)
 
