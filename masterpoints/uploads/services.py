@@ -336,7 +336,6 @@ def tournament_create_from_preview(*, preview: Preview) -> Tournament:
     return tournament
 
 
-@transaction.atomic
 def _post_awards(actor, tournament: Tournament, preview) -> None:
     """Post the preview's awards of ``tournament`` to the ledger, each with its place and explanation."""
     awards_post_results(
@@ -357,6 +356,7 @@ def _post_awards(actor, tournament: Tournament, preview) -> None:
     )
 
 
+@transaction.atomic
 def results_upload_confirm(
     *,
     actor,
