@@ -213,7 +213,8 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
                 },
             )
         )
-    if (facts.get("form") or event.form) == "teams":
+    # An office entry states each player's boards itself and D-Q34 spreads them evenly: nothing is estimated.
+    if (facts.get("form") or event.form) == "teams" and not facts.get("office_form"):
         for entry in event.entries():
             for player in entry.players:
                 if (

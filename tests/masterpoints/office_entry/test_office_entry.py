@@ -295,3 +295,22 @@ def test_the_service_refuses_anyone_but_the_secretariat_451a(world, personas, re
             players={},
         )
     assert not ResultUpload.objects.exists()
+
+
+def test_an_office_team_entry_previews_without_estimates_or_encoding_and_confirms_unticked_d_q34(
+    client, world, personas, register, django_capture_on_commit_callbacks
+):
+    """D-Q34: the office states each player's boards (``NUMBER:BOARDS``) and the share is spread evenly by that
+    reading, so the preview raises no TEAM_SHARE_ESTIMATED warning to tick, and a file the site wrote itself
+    has no character encoding to choose: the confirm goes through without the warnings box."""
+    client.force_login(personas.secretariat)
+    ranking = f"1 {' '.join(NUMBERS[0:3])} {NUMBERS[3]}:100 won=5\n2 {' '.join(NUMBERS[4:8])} won=4"
+    response = enter(client, world, "gp_division", ranking, participants=8, team_boards=280)
+    assert response.status_code == 302
+    page = client.get(response.url).content.decode()
+    assert "TEAM_SHARE_ESTIMATED" not in page and 'id="encoding-heading"' not in page
+    upload = ResultUpload.objects.latest("pk")
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(reverse("uploads:confirm", args=[upload.pk]))
+    assert done.status_code == 302
+    assert units(NUMBERS[3]) == 5 * 175
