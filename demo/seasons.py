@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import connection, transaction
 
@@ -64,13 +64,19 @@ def seed_history(*, federation: Federation, awards: int, seasons: int, log: Call
     return written
 
 
+def _registered(day: date, now: datetime, *, days_later: int = 1) -> datetime:
+    """When a demo entry of ``day`` was registered: the director uploads the evening after the tournament
+    (19:00 UTC), never later than now. Titles count from registration (§ 404A, D-Q21)."""
+    return min(now, datetime.combine(day + timedelta(days=days_later), time(19), UTC))
+
+
 def _opening_balances(federation: Federation, day: date) -> int:
     """Write the balances brought from the previous system, as opening-balance awards on ``day``; returns
     how many."""
-    now = datetime.now(UTC)
+    registered = _registered(day, datetime.now(UTC), days_later=0)
     reason = "Opening balance from the previous system (demo)"
     rows = [
-        (federation.pk, pk, kind, units, "transition", "", "{}", reason, day, now)
+        (federation.pk, pk, kind, units, "transition", "", "{}", reason, day, registered)
         for pk, number in Player.objects.filter(federation=federation).order_by("pk").values_list("pk", "number")
         for kind, units in demo_opening_balance(federation.scheme, number)
     ]
@@ -167,13 +173,14 @@ def _write_events(
     fed = federation.pk
     rows: list[tuple] = []
     for tournament, event in zip(tournaments, events, strict=True):
+        registered = _registered(event.day, now)
         places = scales.places(event.host.organiser, event.category, len(event.pairs), event.boards)
         for place, (pair, (units, explanation, part)) in enumerate(zip(event.pairs, places, strict=True), start=1):
             if not units:
                 break
             kind, tid, day = event.category, tournament.pk, event.day
             rows += [
-                (fed, player, kind, units, "result", tid, part, place, place, explanation, "", day, now)
+                (fed, player, kind, units, "result", tid, part, place, place, explanation, "", day, registered)
                 for player in pair
             ]
     columns = ("federation_id", "player_id", "kind", "units", "source", "tournament_id", "part", "place_first")

@@ -10,8 +10,13 @@ from __future__ import annotations
 import datetime
 import random
 from collections.abc import Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
+from unittest import mock
 from xml.sax.saxutils import escape
+
+from django.db.models import fields as model_fields
+from django.utils import timezone
 
 from clubs.models import ClubMembership
 from federation.models import Player
@@ -46,18 +51,52 @@ def make_tournament(federation, club, *, category: str = "BP", key: str = "t1", 
     )
 
 
-def post_award(player, kind: str, units: int, *, day: datetime.date = DAY, source: str = "manual", **fields):
-    """One ledger row for ``player`` (an office entry unless ``source`` says otherwise)."""
+class _FieldClock:
+    """Django's model fields' view of ``django.utils.timezone`` with ``now`` fixed: only ``auto_now_add``
+    stamps change, not the clocks the outbox and the jobs read."""
+
+    def __init__(self, moment: datetime.datetime) -> None:
+        self._moment = moment
+
+    def now(self) -> datetime.datetime:
+        return self._moment
+
+    def __getattr__(self, name: str):
+        return getattr(timezone, name)
+
+
+@contextmanager
+def registered_on(day: datetime.date):
+    """Ledger rows written inside this block are registered on ``day`` (their ``created_at``, at noon in the
+    site's time zone): the day § 404A counts a title from (D-Q21)."""
+    noon = timezone.make_aware(datetime.datetime.combine(day, datetime.time(12)))
+    with mock.patch.object(model_fields, "timezone", _FieldClock(noon)):
+        yield
+
+
+def post_award(
+    player,
+    kind: str,
+    units: int,
+    *,
+    day: datetime.date = DAY,
+    source: str = "manual",
+    registered: datetime.date | None = None,
+    **fields,
+):
+    """One ledger row for ``player`` (an office entry unless ``source`` says otherwise), dated ``day`` and
+    registered now, or on ``registered``."""
     fields.setdefault("reason", "" if source == "result" else "entered by the office")
-    return Award.objects.create(
-        federation_id=player.federation_id,
-        player=player,
-        kind=kind,
-        units=units,
-        source=source,
-        awarded_on=day,
-        **fields,
-    )
+    with registered_on(registered) if registered else nullcontext():
+        return Award.objects.create(
+            federation_id=player.federation_id,
+            player=player,
+            kind=kind,
+            units=units,
+            source=source,
+            awarded_on=day,
+            **fields,
+        )
 
 
 def make_upload(federation, club, data: bytes, *, actor=None, filename: str = "results.xml", **facts):

@@ -50,11 +50,11 @@ class LadderBook:
 
         § 404A: "Spillere med et vist antal vundne MP opnår en mestertitel efter registrering": the title is
         gained on the day the registration made the total reach the threshold. ``days`` are the player's
-        ledger days in date order, each with the balances after every entry of that day (a day's entries
-        count together, reversals on the day of the award they cancel, corrections on their decision's
-        day); the § 404B revaluation is checked on each day's balances, as the ladder does. The first such
-        day counts even when later entries took points back, because a title once reached is never lost
-        (§ 404, H-2). ``None`` when no day reaches it.
+        registration days in order (the days entries were written to the ledger), each with the balances
+        after every entry registered that day (a day's entries count together, reversals and corrections on
+        the day they were registered); the § 404B revaluation is checked on each day's balances, as the
+        ladder does. The first such day counts even when later entries took points back, because a title
+        once reached is never lost (§ 404, H-2). ``None`` when no day reaches it.
 
         HBS categories by the same mechanism: the rules attach a category to nothing but the points
         registered ("Za prijavu bodova odgovoran je organizator natjecanja", rule 1; "Na temelju dobivenih

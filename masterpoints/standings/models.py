@@ -119,8 +119,8 @@ class TitleAchievement(models.Model):
     """The register of titles (DBf, § 404) and categories (HBS, H-2) reached: append-only, never lost.
 
     One row per player and rung, written the first time the balances reach a rung above every rung held.
-    ``reached_on`` is the day the registration made the balances reach the rung: the first ledger day
-    (``Award.awarded_on``, the date the ranking lists count by) whose balances reach it (§ 404A "efter
+    ``reached_on`` is the day the registration made the balances reach the rung: the first day (the
+    local date of ``Award.created_at``, when the entry was written to the ledger) whose balances reach it (§ 404A "efter
     registrering", D-Q21; HBS categories alike). Rows written before D-Q21 keep the date of the player's
     latest award then. ``announced_at`` is set once, by the monthly title e-mail.
     """

@@ -19,8 +19,8 @@ Titles and categories once registered are never lost (DBf § 404, HBS H-2 with t
 :class:`~masterpoints.models.TitleAchievement` register is append-only and is not derived data; a standing
 shows the higher of the computed and the held rung. A new row is written when the computed rung rises
 above every held rung, with ``reached_on`` = the day the registration made the balances reach it (§ 404A
-"opnår en mestertitel efter registrering", D-Q21: the first ledger day whose balances reach the rung), the
-same in the incremental update and in the rebuild.
+"opnår en mestertitel efter registrering", D-Q21: the first day on which the entries registered by then
+reach the rung), the same in the incremental update and in the rebuild.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from itertools import groupby
 
 from django.db import connection
 from django.db.models import Case, Count, IntegerField, Max, Min, Q, Sum, Value, When
-from django.db.models.functions import Cast, Coalesce, ExtractYear
+from django.db.models.functions import Cast, Coalesce, ExtractYear, TruncDate
 
 from federation.models import Federation
 from federation.schemes import SchemeInfo, scheme_of
@@ -307,12 +307,14 @@ def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, car
 
 def _reached_days(federation: Federation, rungs: dict[int, int], book: LadderBook) -> dict[int, datetime.date]:
     """For each player in ``rungs`` (player id → the rung just reached), the day it was reached: the first
-    ledger day whose balances reach it (D-Q21, :meth:`LadderBook.first_day_reaching`).
+    registration day whose balances reach it (D-Q21, :meth:`LadderBook.first_day_reaching`).
 
-    The ledger's day is ``awarded_on``, the date the ranking lists count by (the seasons of § 451C and the
-    cups' "erhvervet og fået registreret", § 451D–E, are summed by it): a result's tournament date, a
-    correction's decision date, a reversal the date of the award it cancels. One GROUP BY (player, day) over
-    the players whose rung rises, which after the first build are the few who just reached a title."""
+    § 404A "opnår en mestertitel efter registrering": the day an entry is registered is the day it was
+    written to the ledger (``created_at``, in the site's time zone), not the tournament's date: results
+    uploaded on 3 February for a tournament of 10 January make a title of 3 February. A reversal or a
+    correction counts on the day it was registered, so the days only ever grow and the rebuild finds the day
+    the incremental update recorded. One GROUP BY (player, day) over the players whose rung rises, which
+    after the first build are the few who just reached a title."""
     if not rungs:
         return {}
     kinds = scheme_of(federation).kinds
@@ -321,9 +323,10 @@ def _reached_days(federation: Federation, rungs: dict[int, int], book: LadderBoo
         awards = awards.filter(player_id__in=list(rungs))
     # Else (a first build) one pass over the federation's ledger, without a list of ids.
     daily = (
-        awards.values("player_id", "awarded_on")
+        awards.annotate(registered=TruncDate("created_at"))
+        .values("player_id", "registered")
         .annotate(**{kind.lower(): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in kinds})
-        .order_by("player_id", "awarded_on")
+        .order_by("player_id", "registered")
     )
     reached: dict[int, datetime.date] = {}
     for player_id, days in groupby(daily.iterator(), key=lambda row: row["player_id"]):
@@ -335,11 +338,11 @@ def _reached_days(federation: Federation, rungs: dict[int, int], book: LadderBoo
 
 
 def _running(days, kinds: Sequence[str]):
-    """(day, balances after that day) from one player's rows of daily sums in date order."""
+    """(registration day, balances after that day) from one player's rows of daily sums in date order."""
     totals = [0] * len(kinds)
     for row in days:
         totals = [total + row[kind.lower()] for total, kind in zip(totals, kinds, strict=True)]
-        yield row["awarded_on"], tuple(totals)
+        yield row["registered"], tuple(totals)
 
 
 def _write(model, columns: Sequence[str], rows: list[tuple]) -> None:

@@ -13,6 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.db import OperationalError, connection, transaction
 from django.db.models import F, Sum
+from django.db.models.functions import TruncDate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +33,7 @@ from masterpoints.standings.services import standings_rebuild, standings_refresh
 from masterpoints.standings.sums import hbs_sort_key
 from masterpoints.standings.tasks import standings_update_players
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
-from tests.factories import pairs_from_numbers, usebio_pairs
+from tests.factories import pairs_from_numbers, registered_on, usebio_pairs
 
 DAY = datetime.date(2025, 3, 4)
 DBF, HBS = scheme_of("dbf"), scheme_of("hbs")
@@ -60,10 +61,18 @@ def player(world, number, fed=None, **fields):
     return Player.objects.create(federation=fed, number=number, first_name="Ole", last_name=f"L{number}", **fields)
 
 
-def post(p, kind, units, day=DAY, source=Award.Source.MANUAL, reason="entered by the office"):
-    return Award.objects.create(
-        federation_id=p.federation_id, player=p, kind=kind, units=units, source=source, reason=reason, awarded_on=day
-    )
+def post(p, kind, units, day=DAY, source=Award.Source.MANUAL, reason="entered by the office", registered=None):
+    """An entry dated ``day`` and registered that day, or on ``registered``."""
+    with registered_on(registered or day):
+        return Award.objects.create(
+            federation_id=p.federation_id,
+            player=p,
+            kind=kind,
+            units=units,
+            source=source,
+            reason=reason,
+            awarded_on=day,
+        )
 
 
 def refresh(*players):
@@ -371,12 +380,13 @@ def assert_rebuild_equals_incremental():
 
 
 def replayed_titles() -> list[tuple[int, int, datetime.date]]:
-    """(player, rung, day) of each player's highest rung by the ledger, replayed day by day with the built-in
-    ladder: the rung the final balances reach, dated by the first day whose balances reached it (§ 404A
-    "efter registrering", D-Q21). Independent of the standings code."""
+    """(player, rung, day) of each player's highest rung by the ledger, replayed registration day by day with
+    the built-in ladder: the rung the final balances reach, dated by the first day whose registered balances
+    reached it (§ 404A "efter registrering", D-Q21). Independent of the standings code."""
     daily: dict[int, list] = {}
-    rows = Award.objects.values("player_id", "player__federation__scheme", "awarded_on", "kind")
-    for row in rows.annotate(units=Sum("units")).order_by("player_id", "awarded_on"):
+    rows = Award.objects.annotate(registered=TruncDate("created_at"))
+    rows = rows.values("player_id", "player__federation__scheme", "registered", "kind")
+    for row in rows.annotate(units=Sum("units")).order_by("player_id", "registered"):
         daily.setdefault(row["player_id"], []).append(row)
     replayed = []
     for player_id, entries in daily.items():
@@ -386,9 +396,9 @@ def replayed_titles() -> list[tuple[int, int, datetime.date]]:
         days = []
         for row in entries:
             totals[row["kind"]] += row["units"]
-            if days and days[-1][0] == row["awarded_on"]:
+            if days and days[-1][0] == row["registered"]:
                 days.pop()
-            days.append((row["awarded_on"], ladder.computed(tuple(totals[k] for k in info.kinds))))
+            days.append((row["registered"], ladder.computed(tuple(totals[k] for k in info.kinds))))
         top = days[-1][1]
         if top:
             replayed.append((player_id, top, next(day for day, rung in days if rung >= top)))
@@ -396,14 +406,52 @@ def replayed_titles() -> list[tuple[int, int, datetime.date]]:
 
 
 def assert_rebuilt_register_dates_follow_the_ledger():
-    """D-Q21 in the rebuild: with the register gone, every title is registered again on the first ledger day
-    whose balances reach it (a day's entries together, reversals on the day of the award they cancel)."""
+    """D-Q21 in the rebuild: with the register gone, every title is registered again on the first registration
+    day whose balances reach it (a day's entries together, reversals on the day they were registered)."""
     TitleAchievement.objects.all()._raw_delete(TitleAchievement.objects.db)
     standings_rebuild()
     assert sorted(TitleAchievement.objects.values_list("player_id", "rung", "reached_on")) == replayed_titles()
     assert sorted(
         Standing.objects.filter(title_rung__gt=0).values_list("player_id", "title_rung", "title_reached_on")
     ) == (replayed_titles())
+
+
+#: The registration days of the random steps: after every opening balance and tournament date.
+REGISTERED_FROM = datetime.date(2026, 1, 5)
+
+
+def _random_step(world, rng, step, confirmed, django_capture_on_commit_callbacks):
+    """One step of the random history, registered on a day of its own (D-Q21, whatever the tournament's
+    date): a commission correction, a re-upload of a confirmed event or an upload."""
+    action, today = step
+    with registered_on(today):
+        _random_action(world, rng, action, today, len(confirmed), confirmed, django_capture_on_commit_callbacks)
+
+
+def _random_action(world, rng, action, today, step, confirmed, django_capture_on_commit_callbacks):
+    if action == "correction":
+        scheme, day, _name, numbers = rng.choice(confirmed)
+        fed = world.dbf if scheme == "dbf" else world.hbs
+        target = Player.objects.get(federation=fed, number=rng.choice(numbers))
+        kind = rng.choice(["BP", "SP", "GP"] if scheme == "dbf" else ["black", "red", "master"])
+        units = rng.choice([-7, -2, 3, 40, 250])
+        post(target, kind, units, day, source=Award.Source.CORRECTION, reason="commission", registered=today)
+        standings_update_players.delay(fed.pk, [target.pk])
+        return
+    if action == "reupload":
+        scheme, day, name, numbers = rng.choice(confirmed)
+        numbers = rng.sample(numbers, len(numbers))
+    else:
+        scheme = rng.choice(["dbf", "hbs"])
+        pool = DBF_NUMBERS if scheme == "dbf" else HBS_NUMBERS
+        numbers = rng.sample(pool, rng.choice([12, 16, 20, 24]))
+        # Dates across season ends: 15/16 May (DBf, § 451C) and the new year (HBS).
+        day = rng.choice(SEASON_EDGES)
+        name = f"Turnering {step}"
+    created = upload(world, numbers, day=day, seed=rng.randrange(100), scheme=scheme, name=name)
+    with django_capture_on_commit_callbacks(execute=True):
+        results_upload_confirm(actor=None, upload=created, acknowledge_warnings=True, trusted=True)
+    confirmed.append((scheme, day, name, numbers))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -421,30 +469,8 @@ def test_a_full_rebuild_equals_random_uploads_corrections_and_reuploads(
     actions = ["upload", *rng.sample(actions, len(actions))]
     confirmed = []
     for step, action in enumerate(actions):
-        if action == "correction":
-            scheme, day, _name, numbers = rng.choice(confirmed)
-            fed = world.dbf if scheme == "dbf" else world.hbs
-            target = Player.objects.get(federation=fed, number=rng.choice(numbers))
-            kind = rng.choice(["BP", "SP", "GP"] if scheme == "dbf" else ["black", "red", "master"])
-            post(
-                target, kind, rng.choice([-7, -2, 3, 40, 250]), day, source=Award.Source.CORRECTION, reason="commission"
-            )
-            standings_update_players.delay(fed.pk, [target.pk])
-            continue
-        if action == "reupload":
-            scheme, day, name, numbers = rng.choice(confirmed)
-            numbers = rng.sample(numbers, len(numbers))
-        else:
-            scheme = rng.choice(["dbf", "hbs"])
-            pool = DBF_NUMBERS if scheme == "dbf" else HBS_NUMBERS
-            numbers = rng.sample(pool, rng.choice([12, 16, 20, 24]))
-            # Dates across season ends: 15/16 May (DBf, § 451C) and the new year (HBS).
-            day = rng.choice(SEASON_EDGES)
-            name = f"Turnering {step}"
-        created = upload(world, numbers, day=day, seed=rng.randrange(100), scheme=scheme, name=name)
-        with django_capture_on_commit_callbacks(execute=True):
-            results_upload_confirm(actor=None, upload=created, acknowledge_warnings=True, trusted=True)
-        confirmed.append((scheme, day, name, numbers))
+        today = REGISTERED_FROM + datetime.timedelta(days=step)
+        _random_step(world, rng, (action, today), confirmed, django_capture_on_commit_callbacks)
     assert Award.objects.filter(source=Award.Source.REVERSAL).exists()
     assert Award.objects.filter(source=Award.Source.CORRECTION).exists()
     assert_rebuild_equals_incremental()

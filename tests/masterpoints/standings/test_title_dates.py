@@ -1,6 +1,7 @@
 """The day a title or category is gained (§ 404A "opnår en mestertitel efter registrering", D-Q21): the first
-ledger day whose balances reach it, in the incremental update and the full rebuild alike, shown on the
-player's page with what its holder receives (§ 404A "Modtager", D-Q22)."""
+day on which the entries registered by then reach it (the day each entry was written to the ledger, not
+the tournament's date), in the incremental update and the full rebuild alike, shown on the player's page
+with what its holder receives (§ 404A "Modtager", D-Q22)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,16 @@ from federation.models import RuleSet
 from masterpoints.ledger import awards_reverse_tournament
 from masterpoints.models import Award, Standing, TitleAchievement
 from masterpoints.standings.services import standings_rebuild, standings_refresh_players
-from tests.factories import make_player, make_tournament, post_award
+from tests import factories
+from tests.factories import make_player, make_tournament, registered_on
 
 D1, D2, D3, D4 = (datetime.date(2025, 3, day) for day in (3, 10, 17, 24))
+
+
+def post_award(player, kind: str, units: int, *, day: datetime.date, **fields):
+    """An entry dated ``day`` and registered that day, unless ``registered`` says otherwise."""
+    fields.setdefault("registered", day)
+    return factories.post_award(player, kind, units, day=day, **fields)
 
 
 def refresh(*players):
@@ -36,6 +44,34 @@ def test_a_title_is_gained_on_the_day_its_registration_reached_the_threshold_404
     assert Standing.objects.get(player=p).title_reached_on == D2
 
 
+def test_a_title_counts_from_the_day_the_results_were_registered_not_played_404a_d_q21(world):
+    """A tournament of D1 whose results are uploaded on D3 makes the title of D3: the registration, not the
+    play, gives the title (§ 404A "efter registrering"); an entry of D2 registered on D2 comes first."""
+    p = make_player(world.dbf, "800")
+    post_award(p, "BP", 150, day=D1, registered=D1)
+    post_award(p, "BP", 40, day=D2)
+    tournament = make_tournament(world.dbf, world.club_a, key="late", day=D1)
+    post_award(p, "BP", 20, day=D1, registered=D3, source="result", tournament=tournament)
+    refresh(p)
+    assert reached(p) == [("klubmester", 0, D3)]
+
+
+def test_a_reversal_registered_later_does_not_move_a_title_reached_before_it_404_d_q21(world):
+    """2.10 MP registered on D2 make the title of D2; the re-upload on D3 that takes 0.60 back cannot undo it
+    (a title once reached is never lost, § 404), nor date it later."""
+    p = make_player(world.dbf, "799")
+    post_award(p, "BP", 150, day=D1)
+    tournament = make_tournament(world.dbf, world.club_a, key="first", day=D2)
+    post_award(p, "BP", 60, day=D2, source="result", tournament=tournament)
+    refresh(p)  # as after the upload's confirm
+    with registered_on(D3):
+        awards_reverse_tournament(actor=None, tournament=tournament, reason="re-uploaded")
+    refresh(p)
+    assert reached(p) == [("klubmester", 0, D2)]
+    standings_rebuild()
+    assert reached(p) == [("klubmester", 0, D2)]
+
+
 def test_entries_registered_the_same_day_reach_a_title_together_d_q21(world):
     """Two tournaments of D2 give 30 BP each: neither alone reaches 2 MP from 1.50, both together do."""
     p = make_player(world.dbf, "802")
@@ -48,14 +84,15 @@ def test_entries_registered_the_same_day_reach_a_title_together_d_q21(world):
     assert reached(p) == [("klubmester", 0, D2)]
 
 
-def test_a_reversal_counts_on_the_day_of_the_award_it_cancels_d_q21(world):
-    """A re-upload of D2's tournament cancels its 60 BP (a reversal dated D2) and pays 40 BP: 1.90 MP on D2,
-    so the title comes with D3's 20 BP, not with the cancelled award."""
+def test_a_reupload_registered_the_same_day_counts_with_it_d_q21(world):
+    """D2's tournament is uploaded and corrected by a re-upload the same day: its 60 BP reversed, 40 BP paid,
+    1.90 MP registered by the end of D2, so the title comes with D3's 20 BP, not with the cancelled award."""
     p = make_player(world.dbf, "803")
     post_award(p, "BP", 150, day=D1)
     tournament = make_tournament(world.dbf, world.club_a, key="first", day=D2)
     post_award(p, "BP", 60, day=D2, source="result", tournament=tournament)
-    awards_reverse_tournament(actor=None, tournament=tournament, reason="re-uploaded")
+    with registered_on(D2):
+        awards_reverse_tournament(actor=None, tournament=tournament, reason="re-uploaded")
     again = make_tournament(world.dbf, world.club_a, key="second", day=D2)
     post_award(p, "BP", 40, day=D2, source="result", tournament=again)
     post_award(p, "BP", 20, day=D3)
@@ -132,7 +169,8 @@ def test_the_rebuild_dates_titles_as_the_incremental_updates_did_d_q21(world):
             source = "correction" if units < 0 else "result"
             post_award(p, kind, units, day=day, source=source, tournament=tournament if units > 0 else None)
         if day == D2:  # the D2 tournament is uploaded again with the same awards: reversed, then re-posted
-            awards_reverse_tournament(actor=None, tournament=tournament, reason="re-uploaded")
+            with registered_on(D2):
+                awards_reverse_tournament(actor=None, tournament=tournament, reason="re-uploaded")
             again = make_tournament(world.dbf, world.club_a, key="again", day=D2)
             for p, kind, units in entries:
                 post_award(p, kind, units, day=D2, source="result", tournament=again)

@@ -31,6 +31,7 @@ from masterpoints.models import Award, TitleAchievement, TitleMailing
 from masterpoints.standings.services import standings_refresh_players
 from masterpoints.title_mail.services import month_check, month_parse, title_mail_run
 from masterpoints.title_mail.tasks import title_mail_monthly
+from tests.factories import post_award
 
 REPO = Path(__file__).resolve().parents[3]
 OCTOBER = datetime.date(2025, 10, 1)
@@ -170,7 +171,8 @@ def test_of_several_new_rungs_the_highest_is_announced_and_every_one_marked_404(
 
 
 def test_the_mail_gives_the_day_each_title_was_reached_and_the_etui_to_hand_over_404a_451b_d_q21_d_q22(clubs, smtp):
-    """§ 404A: the title is gained on registration: the day the entries reached it, not the latest award;
+    """§ 404A: the title is gained on registration: the day the entries registered reached it (D-Q21), not
+    the latest award;
     the club hands over the etui of the column "Modtager" (§ 451B "Systemkortetui overrækkes i klubben")."""
     p = Player.objects.create(federation=clubs.dbf, number="591", first_name="Eva", last_name="Etui")
     ClubMembership.objects.create(player=p, club=clubs.club_b, is_home=True)
@@ -179,9 +181,7 @@ def test_the_mail_gives_the_day_each_title_was_reached_and_the_etui_to_hand_over
         (datetime.date(2025, 9, 9), 60),
         (datetime.date(2025, 9, 16), 20),
     ):
-        Award.objects.create(
-            federation=clubs.dbf, player=p, kind="BP", units=units, source="manual", reason="test", awarded_on=day
-        )
+        post_award(p, "BP", units, day=day, registered=day, reason="test")
     standings_refresh_players(federation=clubs.dbf, player_ids=[p.pk])
     run(federations=[clubs.dbf])
     [message] = smtp.messages
