@@ -167,7 +167,7 @@ def results_upload_choose_playing_time(*, actor, upload: ResultUpload, playing_t
     """Record the tournament's playing time (§ 452A): ``""`` as the file's weekday and start time say
     (D-Q27), ``"none"`` for a tournament outside the club's weekly sessions, or the id of one of the
     organising club's playing times; another club's is refused. A fact of the upload (``facts["playing_time"]``)."""
-    upload = ResultUpload.objects.select_for_update().select_related("club").get(pk=upload.pk)
+    upload = ResultUpload.objects.select_for_update(of=("self",)).select_related("club").get(pk=upload.pk)
     check_pending(actor, upload)
     if playing_time not in ("", "none"):
         chosen = fact_id(playing_time)
