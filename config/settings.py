@@ -70,11 +70,14 @@ INSTALLED_APPS = [
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
     "csp",
+    # django-ninja's templates and static files: the API's documentation served from the site, no CDN.
+    "ninja",
     "federation",
     "clubs",
     "office",
     "tournaments",
     "masterpoints",
+    "api",
     "demo",
 ]
 

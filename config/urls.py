@@ -40,6 +40,7 @@ urlpatterns = [
     path("", include("masterpoints.cups.urls")),
     path("", include("masterpoints.transition.urls")),
     path("", include("masterpoints.public.urls")),
+    path("", include("api.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

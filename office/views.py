@@ -1,19 +1,26 @@
-"""The officers' own pages: "My office", and enrolling a second factor for the admin."""
+"""The officers' own pages: "My office", the API tokens of their clubs and regions, and enrolling a second
+factor for the admin."""
 
 import io
 from base64 import b32encode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from django_otp.qr import write_qrcode_image
 
 from office.access import offices_of
+from office.forms import ApiTokenForm
+from office.models import Officer
+from office.selectors import token_organisers, tokens_managed
+from office.services import api_token_create, api_token_revoke
 
 #: Offices whose holders may enrol a second factor (club directors work on the site's pages only).
 SECOND_FACTOR_ROLES = ("secretariat", "commission", "region_officer")
@@ -22,7 +29,40 @@ SECOND_FACTOR_ROLES = ("secretariat", "commission", "region_officer")
 @login_required
 def office(request):
     """What the logged-in person may act for: their clubs, regions and staff roles."""
-    return render(request, "office/office.html", {"offices": offices_of(request.user)})
+    offices = offices_of(request.user)
+    can_upload = any(office.role != Officer.Role.COMMISSION for office in offices) or request.user.is_superuser
+    return render(request, "office/office.html", {"offices": offices, "can_upload": can_upload})
+
+
+@never_cache  # the page that shows a new secret is never kept by a cache
+@login_required
+def api_tokens(request):
+    """The API tokens of the clubs and regions the officer uploads for: make one (its secret is shown on this
+    answer only), see each one's last use and who made it, revoke one."""
+    organisers = token_organisers(request.user)
+    if not organisers:
+        raise PermissionDenied(_("Only officers who upload results for a club or region manage API tokens."))
+    form = ApiTokenForm(request.POST or None, organisers=organisers)
+    created = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = api_token_create(actor=request.user, name=form.cleaned_data["name"], **form.chosen())
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            form = ApiTokenForm(organisers=organisers)
+    context = {"form": form, "tokens": tokens_managed(organisers), "created": created}
+    return render(request, "office/apitoken_list.html", context)
+
+
+@login_required
+@require_POST
+def api_token_revoke_view(request, pk: int):
+    token = get_object_or_404(tokens_managed(token_organisers(request.user)), pk=pk)
+    api_token_revoke(actor=request.user, token=token)
+    message = _("The token %(prefix)s… is revoked; calls with it are refused.") % {"prefix": token.prefix}
+    messages.success(request, message)
+    return redirect("office:api_tokens")
 
 
 def _may_enrol(user) -> bool:

@@ -1,6 +1,6 @@
 """The layout's rules, checked from the source (design.md § Layout).
 
-The stack, from the top: ``config``/``demo`` → ``masterpoints`` → ``tournaments`` → ``office`` → ``clubs`` →
+The stack, from the top: ``config``/``demo``/``api`` → ``masterpoints`` → ``tournaments`` → ``office`` → ``clubs`` →
 ``federation``. A package imports only from packages below it; everyone may use the pure
 ``masterpoints.engine``, which imports none of them. No two modules import each other, directly or round a
 longer circle. Imports inside functions and under ``TYPE_CHECKING`` count like any other: a type import
@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-#: Top first; ``config`` and ``demo`` share the top.
-STACK = (("config", "demo"), ("masterpoints",), ("tournaments",), ("office",), ("clubs",), ("federation",))
+#: Top first; ``config``, ``demo`` and ``api`` share the top.
+STACK = (("config", "demo", "api"), ("masterpoints",), ("tournaments",), ("office",), ("clubs",), ("federation",))
 ENGINE = "masterpoints.engine"
 PACKAGES = tuple(package for level in STACK for package in level)
 MAX_MODULE_LINES = 500

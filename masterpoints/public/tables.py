@@ -223,3 +223,11 @@ class AwardTable(tables.Table):
         if record.source == Award.Source.REVERSAL:
             return format_html("<small>{}</small>", _("The earlier award is cancelled; its points are taken back."))
         return ""
+
+
+def balances(info, row) -> list[tuple[str, str]]:
+    """(kind, amount) of a standing or season row in the kind's decimals; DBf adds the total in MP first (§ 402)."""
+    out = [("MP", format_units(row.mp if row else 0, 2))] if info.has_mp_total else []
+    for kind in info.kinds:
+        out.append((kind, format_units(getattr(row, kind.lower(), 0) if row else 0, KIND_DECIMALS[kind])))
+    return out

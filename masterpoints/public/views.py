@@ -1,5 +1,5 @@
-"""The public pages players use (no login): rankings, a player's page, a tournament's page, and the
-read-only JSON API.
+"""The public pages players use (no login): rankings, a player's page, a tournament's page (their JSON
+is the API's: ``api.public``).
 
 Views are thin: the filter set and the selectors read, the tables render, the services write. A title or
 category is shown as held: the higher of the computed and the registered rung (§ 404, H-2); HBS lists show
@@ -17,13 +17,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 from django_filters.views import FilterView
 from django_tables2 import RequestConfig, SingleTableMixin
 from django_tables2.paginators import LazyPaginator
@@ -32,14 +31,11 @@ from openpyxl import Workbook
 from federation.exports import csv_row, xlsx_append
 from federation.models import Player
 from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, page_number
-from federation.schemes import SchemeInfo
-from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.models import Standing
 from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import StandingFilter
-from masterpoints.public.limits import limited_per_address
-from masterpoints.public.tables import AwardTable, StandingTable, home_club_name, record_title, shown_name
+from masterpoints.public.tables import AwardTable, StandingTable, balances, shown_name
 from masterpoints.standings.services import player_hide_name_set
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_detail
@@ -49,9 +45,6 @@ PAGE_SIZE = 50
 #: standings version in the key and show at once; other changes to the register (a new name, a club
 #: membership) show within this time.
 RANKINGS_CACHE_SECONDS = 300
-API_PAGE_SIZE_MAX = 100
-#: Reads of the JSON API per client address (the pages are cached; a scraper is slowed, a reader never).
-API_READ_RATE = "120/m"
 #: An export holds at most this many rows of the list as filtered and sorted (a bound on the work a public
 #: request may cause); the page says so next to the links.
 EXPORT_MAX_ROWS = 10_000
@@ -209,25 +202,17 @@ def player_page(request, code: str, number: str):
         "name": shown_name(player, see_hidden),
         "own": own,
         "standing": standing,
-        "balances": _balances(info, standing),
+        "balances": balances(info, standing),
         "status": selectors.title_status(player, standing),
         "ranks": selectors.player_ranks(player, standing, club),
         "club": club,
-        "seasons": [(info.season_label(row.season), _balances(info, row)) for row in selectors.player_seasons(player)],
+        "seasons": [(info.season_label(row.season), balances(info, row)) for row in selectors.player_seasons(player)],
         "current_season": info.season_label(season),
         "achievements": selectors.player_achievements(player),
         "chart": points_chart(selectors.points_over_time(player), info),
         "awards": awards,
     }
     return render(request, "masterpoints/player_detail.html", context)
-
-
-def _balances(info: SchemeInfo, row) -> list[tuple[str, str]]:
-    """(kind, amount) in the kind's decimals; DBf adds the total in MP first (§ 402)."""
-    out = [("MP", format_units(row.mp if row else 0, 2))] if info.has_mp_total else []
-    for kind in info.kinds:
-        out.append((kind, format_units(getattr(row, kind.lower(), 0) if row else 0, KIND_DECIMALS[kind])))
-    return out
 
 
 @login_required
@@ -246,170 +231,12 @@ def player_privacy(request, code: str, number: str):
     return redirect("public:player", code, number)
 
 
-# --- the JSON API -------------------------------------------------------------------------------------------------
-
-
-def _player_json(request, player: Player, standing: Standing | None) -> dict:
-    federation = player.federation
-    see_hidden = (request.user.is_authenticated and player.user_id == request.user.pk) or selectors.can_see_hidden(
-        request.user, federation
-    )
-    status = selectors.title_status(player, standing)
-    ranks = selectors.player_ranks(player, standing, selectors.home_club(player))
-    return {
-        "federation": federation.code,
-        "number": player.number,
-        "name": None if player.hide_name and not see_hidden else player.full_name,
-        "balances": dict(_balances(federation.scheme_info, standing)),
-        "title": {
-            "shown": status.title or None,
-            "reached_on": status.reached_on.isoformat() if status.reached_on else None,
-            "computed": status.computed or None,
-            "next": None
-            if status.next is None
-            else {
-                "title": status.next.title,
-                "missing": dict(status.next.missing),
-                "all_needed": status.next.every_kind_needed,
-            },
-        },
-        "ranks": {"federation": ranks.federation, "district": ranks.district, "club": ranks.club},
-        "seasons": {
-            federation.scheme_info.season_label(row.season): dict(_balances(federation.scheme_info, row))
-            for row in selectors.player_seasons(player)
-        },
-        "url": request.build_absolute_uri(reverse("public:player", args=[federation.code, player.number])),
-    }
-
-
 def _federation_param(request) -> None:
     """``?federation=`` names a federation by id: a number too large for one is refused (others are read
     by the filter, which falls back to the first federation)."""
     raw = request.GET.get("federation", "")
     if raw.isdecimal():
         bounded_int(raw, name="federation", default=0, minimum=0, maximum=MAX_ID)
-
-
-def _json_bad_request(error: BadParameter) -> JsonResponse:
-    return JsonResponse({"error": {"field": error.name, "message": error.message}}, status=400)
-
-
-@require_GET
-@limited_per_address(API_READ_RATE)
-def api_player(request, code: str, number: str):
-    """``/api/players/<federation>/<number>``: the player page as JSON, with the ledger paginated."""
-    player = _player_or_404(code, number)
-    try:
-        page = page_number(request)
-    except BadParameter as error:
-        return _json_bad_request(error)
-    standing = _standing(player)
-    payload = _player_json(request, player, standing)
-    size = API_PAGE_SIZE_MAX
-    awards = list(selectors.player_awards(player)[(page - 1) * size : page * size + 1])
-    payload["awards"] = {
-        "page": page,
-        "next": _page_url(request, page + 1) if len(awards) > size else None,
-        "previous": _page_url(request, page - 1) if page > 1 else None,
-        "results": [_award_json(award) for award in awards[:size]],
-    }
-    return JsonResponse(payload, json_dumps_params={"ensure_ascii": False})
-
-
-def _award_json(award) -> dict:
-    return {
-        "date": award.awarded_on.isoformat(),
-        "kind": award.kind,
-        "amount": award.amount,
-        "source": award.source,
-        "tournament": award.tournament.name if award.tournament_id else None,
-        "tournament_id": award.tournament_id,
-        "part": award.part,
-        "place": award.place_first,
-        "reason": award.reason,
-        "reverses": award.reverses_id,
-        "explanation": award.explanation,
-    }
-
-
-@require_GET
-@limited_per_address(API_READ_RATE)
-def api_player_lookup(request, number: str):
-    """``/api/players/<number>``: the player when the number is unique, else the matches (HTTP 300)."""
-    players = list(selectors.players_numbered(number))
-    if not players:
-        return JsonResponse({"error": _("No player with this number.")}, status=404)
-    if len(players) == 1:
-        return redirect("public:api_player", players[0].federation.code, number)
-    matches = [
-        {
-            "federation": p.federation.code,
-            "url": request.build_absolute_uri(reverse("public:api_player", args=[p.federation.code, number])),
-        }
-        for p in players
-    ]
-    return JsonResponse({"matches": matches}, status=300)
-
-
-@require_GET
-@limited_per_address(API_READ_RATE)
-def api_rankings(request):
-    """``/api/rankings?…``: the rankings with the page's filters, ``page`` and ``page_size`` (at most 100)."""
-    filterset = StandingFilter(request.GET, request=request)
-    if filterset.federation is None:
-        return JsonResponse({"results": []})
-    if not filterset.is_valid():
-        return JsonResponse({"errors": filterset.form.errors.get_json_data()}, status=400)
-    raw = request.GET.get("page_size", str(PAGE_SIZE))
-    size = min(API_PAGE_SIZE_MAX, max(1, int(raw))) if raw.isdecimal() else PAGE_SIZE
-    try:
-        page = page_number(request)
-        _federation_param(request)
-    except BadParameter as error:
-        return _json_bad_request(error)
-    federation = filterset.federation
-    rows = list(
-        selectors.ranked(filterset.qs, scheme=filterset.scheme, kind=filterset.chosen_kind)[
-            (page - 1) * size : page * size + 1
-        ]
-    )
-    see_hidden = selectors.can_see_hidden(request.user, federation)
-    info = federation.scheme_info
-    results = []
-    for row in rows[:size]:
-        player = row.player
-        points = {"MP": format_units(row.mp, 2)} if info.has_mp_total else {}
-        points.update({kind: format_units(getattr(row, kind.lower()), KIND_DECIMALS[kind]) for kind in info.kinds})
-        results.append(
-            {
-                "place": row.place,
-                "number": player.number,
-                "name": None if player.hide_name and not see_hidden else player.full_name,
-                "club": home_club_name(row) or None,
-                "title": record_title(row) or None,
-                "points": points,
-                "url": request.build_absolute_uri(reverse("public:api_player", args=[federation.code, player.number])),
-            }
-        )
-    return JsonResponse(
-        {
-            "federation": federation.code,
-            "season": filterset.chosen_season,
-            "kind": filterset.chosen_kind,
-            "page": page,
-            "page_size": size,
-            "next": _page_url(request, page + 1) if len(rows) > size else None,
-            "previous": _page_url(request, page - 1) if page > 1 else None,
-            "results": results,
-        },
-        json_dumps_params={"ensure_ascii": False},
-    )
-
-
-def _page_url(request, page: int) -> str:
-    query = request.GET.copy()
-    query["page"] = str(page)
-    return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
 
 
 def tournament_page(request, pk: int):

@@ -10,6 +10,7 @@ from federation.forms import DecimalInput
 from federation.schemes import SchemeInfo
 from masterpoints.uploads.services import ENCODINGS
 from tournaments.models import Form, RecognisedTournament, SimultaneousEvent
+from tournaments.recognised import upload_kinds
 
 HBS_KINDS = (("black", _("black points (crni)")), ("red", _("red points (crveni)")), ("master", _("master points")))
 
@@ -174,6 +175,28 @@ class ResultUploadForm(forms.Form):
         if not nature.scored:
             raise forms.ValidationError(self.scheme.unscored_refusal, params={"nature": nature.label})
         return nature.value
+
+    def facts(self, *, organiser_kind: str) -> dict:
+        """The upload's facts (``ResultUpload.facts``) from the valid form: what the rules need that the file
+        cannot say (the upload page and the upload API both store these)."""
+        data = self.cleaned_data
+        facts = {
+            "organiser_kind": organiser_kind,
+            "category": data["category"],
+            "form": data.get("event_form") or "",
+            "boards": data.get("boards"),
+        }
+        if "nature" in data:  # HBS rules 1, 8 and 11 (H-15)
+            facts["nature"] = data["nature"]
+        if self.scheme.recognised_list:  # HBS: S and the list of recognised tournaments (H-1, H-4)
+            facts["strength"] = str(data["strength"]) if data.get("strength") is not None else ""
+            facts["internet"] = data["internet"]
+            if data.get("recognised"):
+                facts.update(upload_kinds(data["recognised"]))  # H-1: kinds and S from the list
+        else:  # DBf: the facts of § 405B5 (rows), § 405B6d (met), robots and the sanction's kind (§ 403)
+            facts.update(split_by_strength=data["split_by_strength"], met=data.get("met"), robots=data["robots"])
+            facts.update(self.claim_facts(), no_outside_entries_refused=data["no_outside_entries_refused"])
+        return facts
 
     def claim_facts(self) -> dict:
         """The facts of the playing time and the claim of automatic SP (``masterpoints.uploads.claims``)."""

@@ -30,7 +30,7 @@ from masterpoints.uploads.services import (
     results_upload_resolve,
 )
 from tournaments.models import ResultUpload
-from tournaments.recognised import listed_for, upload_kinds
+from tournaments.recognised import listed_for
 from tournaments.simultaneous import claimable
 
 #: Entries of the results table on one page (``?page=``) and players to resolve on one page of their list
@@ -68,22 +68,7 @@ def upload(request):
         kind = data["organiser"].split(":", 1)[0]
         club = organiser if kind == "club" else None
         region = organiser if kind == "region" else None
-        facts = {
-            "organiser_kind": region.kind if region else kind,
-            "category": data["category"],
-            "form": data.get("event_form") or "",
-            "boards": data.get("boards"),
-        }
-        if "nature" in data:  # HBS rules 1, 8 and 11 (H-15)
-            facts["nature"] = data["nature"]
-        if federation.scheme_info.recognised_list:  # HBS: S and the list of recognised tournaments (H-1, H-4)
-            facts["strength"] = str(data["strength"]) if data.get("strength") is not None else ""
-            facts["internet"] = data["internet"]
-            if data.get("recognised"):
-                facts.update(upload_kinds(data["recognised"]))  # H-1: kinds and S from the list
-        else:  # DBf: the facts of § 405B5 (rows), § 405B6d (met), robots and the sanction's kind (§ 403)
-            facts.update(split_by_strength=data["split_by_strength"], met=data.get("met"), robots=data["robots"])
-            facts.update(form.claim_facts(), no_outside_entries_refused=data["no_outside_entries_refused"])
+        facts = form.facts(organiser_kind=region.kind if region else kind)
         file = data["file"]
         try:
             created = results_upload_create(

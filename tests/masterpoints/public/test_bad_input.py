@@ -41,14 +41,15 @@ def test_the_top16_and_the_cup_report_refuse_a_season_outside_the_years(client, 
 @pytest.mark.parametrize(
     ("name", "args", "query"),
     [
-        ("public:api_rankings", [], {"page": HUGE}),
-        ("public:api_player", ["dbf", "12345"], {"page": str(10**17)}),
+        ("api:rankings", [], {"page": HUGE}),
+        ("api:player", ["dbf", "12345"], {"page": str(10**17)}),
     ],
 )
 def test_the_api_answers_a_page_out_of_range_with_a_json_400(client, world, name, args, query):
     response = client.get(reverse(name, args=args), query)
     assert response.status_code == 400
     assert response.json()["error"]["field"] == "page"
+    assert response.json()["error"]["code"] == "BAD_PARAMETER"
 
 
 @pytest.mark.parametrize(
@@ -59,6 +60,11 @@ def test_a_nul_in_a_player_number_is_a_404(client, world, path):
 
 
 def test_club_and_region_ids_too_large_for_an_id_filter_nothing(client, world):
+    """The page filters by id and ignores what is none; the API names a club by number and a region by code,
+    and refuses one its federation does not have, naming it (a JSON 400 with a code)."""
     for name in ("club", "region"):
         assert client.get(reverse("public:rankings"), {name: HUGE}).status_code == 200
-        assert client.get(reverse("public:api_rankings"), {name: HUGE}).status_code == 200
+        response = client.get(reverse("api:rankings"), {"federation": "dbf", name: HUGE})
+        assert response.status_code == 400
+        assert response.json()["error"]["code"] == f"UNKNOWN_{name.upper()}"
+        assert response.json()["error"]["field"] == name

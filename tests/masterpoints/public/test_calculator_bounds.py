@@ -11,15 +11,15 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
+from api.public import CALCULATOR_MAX_DEPTH as API_MAX_DEPTH
 from masterpoints.engine.cli import calculate
 from masterpoints.engine.common import MAX_BOARDS, MAX_FIELD, RequestError
-from masterpoints.public.calculator import API_MAX_DEPTH
 
 SCALE = {"scheme": "dbf", "kind": "scale", "form": "pairs", "category": "BP", "participants": 12, "boards": 24}
 
 
 def post(client, body: str):
-    return client.post(reverse("public:calculator_api"), body, content_type="application/json")
+    return client.post(reverse("api:calculator"), body, content_type="application/json")
 
 
 @pytest.mark.parametrize(
@@ -81,6 +81,6 @@ def test_anonymous_calls_are_limited_per_client_address(client, db, settings):
     assert answers[:60] == [200] * 60
     assert answers[60] == 429
     assert "at most 60/m" in post(client, body).json()["error"]["message"]
-    other = client.post(reverse("public:calculator_api"), body, content_type="application/json", REMOTE_ADDR="10.0.0.9")
+    other = client.post(reverse("api:calculator"), body, content_type="application/json", REMOTE_ADDR="10.0.0.9")
     assert other.status_code == 200
     cache.clear()

@@ -48,20 +48,20 @@ def test_the_hbs_category_calculator_names_the_category_h_2(client, db):
 
 def test_the_api_answers_the_d_p1_vector(client, db):
     request = {"scheme": "dbf", "kind": "scale", "form": "pairs", "category": "BP", "participants": 12, "boards": 24}
-    response = client.post(reverse("public:calculator_api"), json.dumps(request), content_type="application/json")
+    response = client.post(reverse("api:calculator"), json.dumps(request), content_type="application/json")
     assert response.status_code == 200
     assert response.json()["awards"] == ["24", "16", "11", "8"]
 
 
 def test_the_api_names_the_field_of_a_bad_request(client, db):
     request = {"scheme": "dbf", "kind": "scale", "form": "pairs", "category": "XP", "participants": 12, "boards": 24}
-    response = client.post(reverse("public:calculator_api"), json.dumps(request), content_type="application/json")
+    response = client.post(reverse("api:calculator"), json.dumps(request), content_type="application/json")
     assert response.status_code == 400
     assert response.json()["error"]["field"] == "category"
 
 
 def test_the_api_refuses_broken_json_and_oversized_requests(client, db):
-    url = reverse("public:calculator_api")
+    url = reverse("api:calculator")
     assert client.post(url, "{not json", content_type="application/json").status_code == 400
     big = json.dumps({"scheme": "dbf", "x-pad": "x" * 70_000})
     assert client.post(url, big, content_type="application/json").status_code == 413

@@ -324,25 +324,44 @@ def test_a_club_page_shows_members_standings_top_scorers_and_tournaments(client,
 
 
 def test_the_api_gives_the_rankings_with_the_same_filters_paginated(client, league):
-    response = client.get(reverse("public:api_rankings"), {"federation": league.dbf.pk, "page_size": 2})
+    """The federation by its code and the club by its number (``?federation=dbf&club=1002``), never an id."""
+    response = client.get(reverse("api:rankings"), {"federation": "dbf", "page_size": 2})
+    assert response.request["PATH_INFO"] == "/api/rankings"
     data = response.json()
     assert [row["place"] for row in data["results"]] == [1, 2]
     assert data["results"][0]["points"] == {"MP": "20.00", "BP": "0", "SP": "0.0", "GP": "20.00"}
+    assert data["results"][0]["url"].endswith("/api/players/dbf/501")
     assert data["next"] and data["previous"] is None
     second = client.get(data["next"]).json()
     assert [row["number"] for row in second["results"]] == ["503"]
     assert second["results"][0]["name"] is None  # hidden
-    club = client.get(reverse("public:api_rankings"), {"federation": league.dbf.pk, "club": league.club_b.pk})
+    club = client.get(reverse("api:rankings"), {"federation": "dbf", "club": league.club_b.number})
     assert [row["number"] for row in club.json()["results"]] == ["502"]
+    hbs = client.get(reverse("api:rankings"), {"federation": "hbs", "official": "no"}).json()
+    assert hbs["federation"] == "hbs" and {row["number"] for row in hbs["results"]} == {"7001", "7002"}
+
+
+def test_the_api_refuses_a_federation_by_id_or_unknown_code_with_a_json_400(client, league):
+    response = client.get(reverse("api:rankings"), {"federation": str(league.dbf.pk)})
+    assert response.status_code == 400
+    assert response.json()["error"] == {
+        "code": "UNKNOWN_FEDERATION",
+        "message": f"There is no federation {league.dbf.pk}.",
+        "field": "federation",
+        "params": {},
+    }
 
 
 def test_the_api_gives_a_player_and_resolves_a_bare_number(client, league):
-    data = client.get(reverse("public:api_player", args=["dbf", "501"])).json()
+    data = client.get(reverse("api:player", args=["dbf", "501"])).json()
     assert data["balances"]["MP"] == "20.00"
     assert data["ranks"]["federation"] == 1
     assert data["awards"]["results"][0]["amount"] == "20.00"
-    assert client.get(reverse("public:api_player_lookup", args=["501"])).status_code == 302
-    assert client.get(reverse("public:api_player_lookup", args=["404404"])).status_code == 404
+    lookup = client.get(reverse("api:player_lookup", args=["501"]))
+    assert lookup.status_code == 302 and lookup.url == reverse("api:player", args=["dbf", "501"])
+    missing = client.get(reverse("api:player_lookup", args=["404404"]))
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "NOT_FOUND"
+    assert client.get("/api/players/xyz/501").json()["error"]["code"] == "NOT_FOUND"
 
 
 def test_clubs_of_another_federation_are_not_offered(client, league):
@@ -359,9 +378,12 @@ def test_a_player_without_points_has_a_page_too(client, world):
 
 def test_odd_digits_in_the_query_are_ignored_not_a_crash(client, league):
     """Python's isdigit() takes "²" for a digit, but int() refuses it: the filters, the page numbers and the
-    API ignore what they cannot read as a number."""
+    API ignore what they cannot read as a number; the API names a club by its number and refuses one its
+    federation does not have."""
     for value in ("²", "٣x", "-1"):
         query = {"federation": value, "club": value, "region": value, "page": value}
         assert rankings(client, **query).status_code == 200, value
-        assert client.get(reverse("public:api_rankings"), {**query, "page_size": value}).status_code == 200
+        api_query = {"federation": "dbf", "page": value, "page_size": value}
+        assert client.get(reverse("api:rankings"), api_query).status_code == 200
+        assert client.get(reverse("api:rankings"), {**api_query, "club": value}).json()["error"]["field"] == "club"
         assert client.get(reverse("cups:list"), {"season": value, "federation": value}).status_code == 200
