@@ -32,6 +32,7 @@ urlpatterns = [
     path("", include("federation.urls")),
     path("office/", include("office.urls")),
     path("office/awards/", include("masterpoints.office_entry.urls")),
+    path("office/member-file/", include("masterpoints.member_file.urls")),
     path("clubs/", include("clubs.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("tournaments/", include("masterpoints.uploads.urls")),

@@ -20,6 +20,7 @@ from federation.models import AuditEvent, Federation, Player, Region, RuleSet
 from federation.rulesets import check_payload
 from office.access import admin_scope, may_appoint
 from office.models import Officer
+from office.register.admin import RegisterImportMixin
 from office.services import officer_assign, officer_revoke
 
 install_scope(admin_scope)
@@ -55,7 +56,10 @@ class RegionAdmin(FederationScopedAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(FederationScopedAdmin):
+class PlayerAdmin(RegisterImportMixin, FederationScopedAdmin):
+    """Players; the secretariat imports the member register from here (``office.register``)."""
+
+    change_list_template = "office/player_change_list.html"
     list_display = ["number", "last_name", "first_name", "status", "dues_paid_until", "federation"]
     list_filter = ["federation", "status", "hide_name"]
     search_fields = ["number", "last_name", "first_name", "email"]
