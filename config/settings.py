@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
     "csp",
+    "django_htmx",
     "federation",
     "clubs",
     "office",
@@ -90,6 +91,8 @@ MIDDLEWARE = [
     # user.is_verified(): signed in with a second factor in this session (the admin asks, see ADMIN_REQUIRE_OTP).
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # request.htmx: the upload's table of players to resolve answers its htmx requests with a part of the page.
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: turns a locked-out login attempt into the lockout page.
     "axes.middleware.AxesMiddleware",
