@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "csp",
     # django-ninja's templates and static files: the API's documentation served from the site, no CDN.
     "ninja",
+    "django_htmx",
     "federation",
     "clubs",
     "office",
@@ -93,6 +94,8 @@ MIDDLEWARE = [
     # user.is_verified(): signed in with a second factor in this session (the admin asks, see ADMIN_REQUIRE_OTP).
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # request.htmx: the upload's table of players to resolve answers its htmx requests with a part of the page.
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: turns a locked-out login attempt into the lockout page.
     "axes.middleware.AxesMiddleware",

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.appendonly import AppendOnlyModel, AppendOnlyQuerySet
+from federation.names import search_name
 from federation.schemes import scheme_of
 
 
@@ -81,6 +82,39 @@ class PlayerQuerySet(models.QuerySet):
         guests who asked to be listed (HBS rule 4)."""
         return self.filter(official_list_q(on_date))
 
+    def bulk_create(self, objs, *args, **kwargs):
+        """Players written in bulk carry their search key too (``save()`` is not called for them)."""
+        objs = list(objs)
+        for player in objs:
+            player.search_name = search_name(player.first_name, player.last_name)
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def bulk_update(self, objs, fields, *args, **kwargs):
+        """A bulk change of names rewrites the search key with them."""
+        fields = list(fields)
+        if {"first_name", "last_name"} & set(fields):
+            objs = list(objs)
+            for player in objs:
+                player.search_name = search_name(player.first_name, player.last_name)
+            fields = [*fields, "search_name"] if "search_name" not in fields else fields
+        return super().bulk_update(objs, fields, *args, **kwargs)
+
+    def update(self, **kwargs):
+        """An ``update()`` of a name rewrites the search key of the rows it changed (the folding is Python's,
+        so it is computed here, in the same transaction)."""
+        if not {"first_name", "last_name"} & set(kwargs):
+            return super().update(**kwargs)
+        with transaction.atomic(using=self.db):
+            ids = list(self.values_list("pk", flat=True))
+            count = super().update(**kwargs)
+            for start in range(0, len(ids), 1000):
+                batch = self.model.objects.filter(pk__in=ids[start : start + 1000])
+                changed = list(batch.only("first_name", "last_name"))
+                for player in changed:
+                    player.search_name = search_name(player.first_name, player.last_name)
+                self.model.objects.bulk_update(changed, ["search_name"])
+        return count
+
 
 def official_list_q(on_date, prefix: str = "") -> Q:
     """Who stands on the official ranking list on ``on_date``: members with dues paid (HBS rule 3) and
@@ -126,6 +160,11 @@ class Player(models.Model):
         related_name="player",
         verbose_name=_("login"),
     )
+    #: First and last name folded (:func:`federation.names.search_name`): what the name searches and the
+    #: upload's name check compare with. Derived from the names on every save and bulk write, never edited.
+    search_name = models.CharField(
+        _("name for searching"), max_length=201, blank=True, editable=False, default="", db_default=""
+    )
 
     objects = PlayerQuerySet.as_manager()
 
@@ -140,10 +179,21 @@ class Player(models.Model):
                 name="player_birth_year_plausible",
             ),
         ]
-        indexes = [models.Index(fields=["last_name", "first_name"])]
+        indexes = [
+            models.Index(fields=["last_name", "first_name"]),
+            models.Index(fields=["federation", "search_name"], name="player_search_name"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.full_name} ({self.number})"
+
+    def save(self, *args, **kwargs):
+        """Keep the search key with the names (also when ``update_fields`` names only a name)."""
+        self.search_name = search_name(self.first_name, self.last_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"first_name", "last_name"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "search_name"}
+        super().save(*args, **kwargs)
 
     @property
     def full_name(self) -> str:

@@ -96,6 +96,7 @@ from masterpoints.foreign.models import ForeignConversion, ForeignPoints  # noqa
 from masterpoints.standings.models import SeasonStanding, Standing, StandingsVersion, TitleAchievement  # noqa: E402
 from masterpoints.title_mail.models import TitleMailing  # noqa: E402
 from masterpoints.transition.models import TransitionCredit  # noqa: E402
+from masterpoints.uploads.models import RememberedResolution  # noqa: E402
 
 __all__ = [
     "Award",
@@ -105,6 +106,7 @@ __all__ = [
     "CupWin",
     "ForeignConversion",
     "ForeignPoints",
+    "RememberedResolution",
     "SeasonStanding",
     "Standing",
     "StandingsVersion",

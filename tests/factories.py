@@ -38,8 +38,9 @@ def make_player(federation, number: str, *, first: str = "Ole", last: str | None
     return player
 
 
-def make_players(federation, numbers: Sequence[str], *, first: str = "Ole") -> list:
-    """One registered player per number, named after it."""
+def make_players(federation, numbers: Sequence[str], *, first: str = "Player") -> list:
+    """One registered player per number, named after it as the synthetic files name them ("Player 3001",
+    :func:`pairs_from_numbers`), so that the upload's name check finds them as written."""
     return [make_player(federation, number, first=first, last=number) for number in numbers]
 
 

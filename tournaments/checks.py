@@ -13,6 +13,8 @@ PLAYER_UNIDENTIFIED         error     a player without a membership number (reso
 PLAYER_TWICE                error     two places of the file resolve to the same member
 RESOLUTION_NUMBER_UNKNOWN   error     a director's resolution names a number that is not on the register
 PLAYER_NOT_MEMBER           warning   a player who is a guest or whose membership lapsed
+NAME_MISMATCH               warning   the file's name is clearly not the register's name for the number (both named)
+RESOLUTION_REMEMBERED       info      the member the club's director chose before for this name and number, taken again
 CATEGORY_NOT_ALLOWED        error     the organiser may not award these points (DBf § 403; HBS H-1)
 BOARDS_UNKNOWN              error     neither the file nor the form gives the number of boards
 NOTHING_AWARDED             warning   a ranking group awards nothing (the engine's reason is given)
@@ -72,6 +74,20 @@ CATALOGUE = {
     "PLAYER_TWICE": (E, _("Member %(number)s appears twice in this event: %(where_a)s and %(where_b)s.")),
     "RESOLUTION_NUMBER_UNKNOWN": (E, _("The number %(number)s you chose for %(name)s is not on the register.")),
     "PLAYER_NOT_MEMBER": (W, _("%(player)s is registered as %(status)s; check that they may receive points.")),
+    "NAME_MISMATCH": (
+        W,
+        _(
+            "The file names %(name)s with number %(number)s, but the register has %(register)s under that number: "
+            "check the number, or choose the member below."
+        ),
+    ),
+    "RESOLUTION_REMEMBERED": (
+        INFO,
+        _(
+            "%(name)s (number in the file: %(number)s) is taken as %(player)s, as the club resolved on an earlier "
+            "upload."
+        ),
+    ),
     "CATEGORY_NOT_ALLOWED": (E, _("%(organiser)s may not award %(category)s: %(rule)s")),
     "BOARDS_UNKNOWN": (E, _("The file does not say how many boards were played: enter the number in the form.")),
     "NOTHING_AWARDED": (W, _("%(group)s awards no points: %(reason)s")),

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from clubs.models import Club, ClubMembership
 from federation.models import Federation, Player, Region, official_list_q
+from federation.names import fold_name
 from federation.schemes import SchemeInfo, scheme_of
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.titles import Balance, missing_units, title_for
@@ -91,17 +92,22 @@ def with_rung(queryset: QuerySet, rung: int) -> QuerySet:
     return queryset.filter(title_rung=rung)
 
 
-def matching(queryset: QuerySet, text: str, *, see_hidden: bool) -> QuerySet:
-    """A registration number (exact), or every word in the first or last name. Players who hide their
-    name are found by number only, unless the viewer is the secretariat."""
+def matching(queryset: QuerySet, text: str, *, see_hidden: bool, prefix: str = "player__") -> QuerySet:
+    """A registration number (exact), or every word of ``text`` in the player's name, both folded
+    (:mod:`federation.names`: "Jorgen" finds "Jørgen", "SØREN" "Søren", "Dordevic" "Đorđević"). Players who hide
+    their name are found by number only, unless the viewer is the secretariat. ``prefix`` reaches the player
+    (``""`` for a queryset of players)."""
     text = text.strip()
     if not text:
         return queryset
     if text.isdigit():
-        return queryset.filter(player__number=text)
-    for word in text.split()[:4]:
-        queryset = queryset.filter(Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word))
-    return queryset if see_hidden else queryset.filter(player__hide_name=False)
+        return queryset.filter(**{f"{prefix}number": text})
+    words = fold_name(text).split()[:4]
+    if not words:
+        return queryset.none()
+    for word in words:
+        queryset = queryset.filter(**{f"{prefix}search_name__contains": word})
+    return queryset if see_hidden else queryset.filter(**{f"{prefix}hide_name": False})
 
 
 def ranked(queryset: QuerySet, *, scheme: SchemeInfo | str, kind: str | None) -> QuerySet:
@@ -385,3 +391,21 @@ def tournament_awards(tournament: Tournament) -> dict[int, list[Award]]:
     for award in Award.objects.filter(tournament=tournament, source=Award.Source.RESULT).order_by("kind", "part"):
         awards.setdefault(award.player_id, []).append(award)
     return awards
+
+
+# --- "find a player" (the home page's box) -------------------------------------------------------------
+
+#: Players the search lists at most: a name the box finds more often than this needs another word.
+FOUND_MAX = 50
+
+
+def players_found(text: str, *, user) -> tuple[list[Player], set[int]]:
+    """Players of every federation whose number is ``text`` or whose name holds each word of it, folded as
+    the rankings fold them (:func:`matching`), by name, at most :data:`FOUND_MAX`; and the federations whose
+    hidden names ``user`` may see (the secretariat's: elsewhere a player who hides their name is found by
+    number only, as on the rankings)."""
+    seeing = {federation.pk for federation in Federation.objects.all() if can_see_hidden(user, federation)}
+    found = matching(Player.objects.select_related("federation"), text, see_hidden=True, prefix="")
+    if not text.strip().isdigit():
+        found = found.filter(Q(hide_name=False) | Q(federation_id__in=seeing))
+    return list(found.order_by("last_name", "first_name", "federation__name", "number")[:FOUND_MAX]), seeing

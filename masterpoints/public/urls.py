@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from masterpoints.public import calculator, views
+from masterpoints.public import calculator, search, views
 
 
 class PlayerNumber:
@@ -24,6 +24,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/", views.tournament_page, name="tournament"),
     # Player numbers are unique per federation, so a player's address names both.
     path("rankings/", views.RankingListView.as_view(), name="rankings"),
+    path("players/", search.player_search, name="player_search"),
     path("players/<number:number>/", views.player_lookup, name="player_lookup"),
     path("players/<slug:code>/<number:number>/", views.player_page, name="player"),
     path("players/<slug:code>/<number:number>/privacy/", views.player_privacy, name="player_privacy"),

@@ -299,3 +299,28 @@ class EncodingForm(forms.Form):
         required=False,
         choices=[("", _("as detected")), *((name, ENCODING_LABELS.get(name, name)) for name in ENCODINGS)],
     )
+
+
+def resolve_table_choices(data, *, rows: int) -> tuple[dict[str, tuple[str, str]], list[str]]:
+    """The choices posted by the table of players to resolve: per row ``N`` (at most ``rows``) its player key
+    ``key-N``, its choice ``choice-N`` (``member:NUMBER`` for a suggestion, ``member`` with ``number-N`` for
+    another member, ``guest`` or ``office``) and, when the button ``row`` names a row, that row only. ``N``
+    is the player's place in the whole list, as the page numbers them.
+    Returns ``{key: (resolution, number)}`` and the errors, each naming the player's row."""
+    only = data.get("row", "")
+    posted = sorted(int(name[4:]) for name in data if name[:4] == "key-" and name[4:].isdecimal() and len(name) <= 10)
+    indices = [int(only)] if only.isdecimal() and len(only) <= 6 else posted[:rows]
+    choices: dict[str, tuple[str, str]] = {}
+    errors: list[str] = []
+    for index in indices:
+        key, choice = data.get(f"key-{index}", "")[:100], data.get(f"choice-{index}", "")
+        if not key or not choice:
+            continue
+        resolution, _sep, number = choice.partition(":")
+        if resolution == "member" and not number:
+            number = data.get(f"number-{index}", "").strip()[:20]
+            if not number:
+                errors.append(str(_("Row %(row)s: give the member's registration number.") % {"row": index}))
+                continue
+        choices[key] = (resolution, number)
+    return choices, errors

@@ -30,6 +30,14 @@ class PlayerLine:
     place_last: int | None = None
     group: str = ""
     awards: list[PlayerAward] = field(default_factory=list)
+    #: The number's member has clearly another name than the file's (``NAME_MISMATCH``).
+    name_mismatch: bool = False
+    #: The file gives no name (``name`` is then a placeholder): nothing to compare or remember.
+    unnamed: bool = False
+    #: Taken from the club's remembered resolution of this name and number (``RESOLUTION_REMEMBERED``).
+    remembered: bool = False
+    #: Members this player may be, best first (:func:`masterpoints.uploads.names.suggestions_for`).
+    suggestions: list = field(default_factory=list)
 
     @property
     def needs_resolution(self) -> bool:
@@ -120,6 +128,13 @@ class Preview:
         """Players the director must still resolve: unidentified, unknown, or resolved to a wrong number."""
         bad = self._bad  # once, not per line: a large file has thousands of lines and issues
         return [line for line in self.player_lines if line.needs_resolution or line.key in bad]
+
+    @property
+    def to_resolve(self) -> list[PlayerLine]:
+        """The players the page lists to resolve: those above, and those whose name does not fit their
+        number's member (``NAME_MISMATCH``: a warning, but most often a mistyped number)."""
+        bad = self._bad
+        return [line for line in self.player_lines if line.needs_resolution or line.key in bad or line.name_mismatch]
 
     @property
     def _bad(self) -> set[str]:

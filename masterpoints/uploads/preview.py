@@ -25,7 +25,7 @@ from federation.models import Player
 from federation.rulesets import rules_or_built_in
 from masterpoints.engine.common import RequestError
 from masterpoints.engine_text import reason_text_lazy
-from masterpoints.uploads import claims, scoring
+from masterpoints.uploads import claims, names, scoring
 from masterpoints.uploads.lines import Difference, EntryLine, GroupLine, PlayerLine, Preview, event_key
 from tournaments import recognised
 from tournaments.checks import CheckIssue
@@ -264,6 +264,9 @@ def _resolve_players(preview: Preview) -> dict[str, list[PlayerLine]]:
         if resolution.get("number"):
             wanted.update(_lookup_keys(resolution["number"]))
     register = {p.number: p for p in Player.objects.filter(federation=upload.federation, number__in=wanted)}
+    remembered = names.remembered_for(
+        upload, {names.remembered_key(p.name, p.national_id) for entry in event.entries() for p in entry.players}
+    )
 
     def find(number: str) -> Player | None:
         return next((register[key] for key in _lookup_keys(number) if key in register), None)
@@ -276,7 +279,7 @@ def _resolve_players(preview: Preview) -> dict[str, list[PlayerLine]]:
     for entry in event.entries():
         lines[entry.key] = []
         for index, participant in enumerate(entry.players):
-            line = _resolve_one(preview, entry, index, participant, find)
+            line = _resolve_one(preview, entry, index, participant, find, remembered)
             lines[entry.key].append(line)
             if line.player is not None and line.resolution == "member":
                 slot = (entry.session if per_session else None, line.player.pk)
@@ -303,10 +306,17 @@ def _resolve_players(preview: Preview) -> dict[str, list[PlayerLine]]:
                             {"player": str(line.player), "status": line.player.get_status_display()},
                         )
                     )
+    names.attach_suggestions(
+        [line for group in lines.values() for line in group], upload=upload, on_date=event.date or timezone.localdate()
+    )
     return lines
 
 
-def _resolve_one(preview: Preview, entry: Entry, index: int, participant: Participant, find) -> PlayerLine:
+def _resolve_one(
+    preview: Preview, entry: Entry, index: int, participant: Participant, find, remembered: dict
+) -> PlayerLine:
+    """One player: the director's resolution on this upload, else the club's remembered one for the name and
+    number, else the number's member, whose name must fit the file's (``NAME_MISMATCH``, a warning)."""
     key = f"{entry.key}#{index + 1}"
     name = participant.name or str(_("(no name)"))
     line = PlayerLine(
@@ -319,6 +329,7 @@ def _resolve_one(preview: Preview, entry: Entry, index: int, participant: Partic
         where=participant.where,
         place_first=entry.place_first,
         place_last=entry.place_last,
+        unnamed=not participant.name,
     )
     chosen = preview.upload.resolutions.get(key)
     if chosen:
@@ -335,10 +346,20 @@ def _resolve_one(preview: Preview, entry: Entry, index: int, participant: Partic
                     )
                 )
         return line
+    earlier = remembered.get(names.remembered_key(participant.name, participant.national_id))
+    if earlier is not None:
+        line.player, line.resolution, line.remembered = earlier, "member", True
+        params = {"name": name, "number": participant.national_id or "–", "player": str(earlier)}
+        preview.issues.append(CheckIssue("RESOLUTION_REMEMBERED", participant.where, params))
+        return line
     if participant.national_id:
         line.player = find(participant.national_id)
         if line.player is not None:
             line.resolution = "member"
+            if names.is_mismatch(participant.name or "", line.player):
+                line.name_mismatch = True
+                params = {"name": name, "number": participant.national_id, "register": line.player.full_name}
+                preview.issues.append(CheckIssue("NAME_MISMATCH", participant.where, {**params, "key": key}))
             return line
         preview.issues.append(
             CheckIssue(

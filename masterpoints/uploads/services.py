@@ -22,9 +22,10 @@ from federation.outbox import enqueue_task
 from federation.services import audit_record
 from masterpoints.ledger import ResultEntry, awards_post_results, awards_reverse_tournament
 from masterpoints.standings.tasks import standings_update_tournament
-from masterpoints.uploads import summary
+from masterpoints.uploads import names, summary
 from masterpoints.uploads.claims import fact_id
 from masterpoints.uploads.lines import Preview, event_key
+from masterpoints.uploads.models import RememberedResolution
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.scoring import event_boards, event_form
 from office.access import can_act_for_club, can_act_for_region, is_secretariat
@@ -114,16 +115,21 @@ def check_pending(actor, upload: ResultUpload, *, trusted: bool = False) -> None
         raise ValidationError(_("This upload is already %(status)s."), params={"status": upload.get_status_display()})
 
 
+def resolution_value(resolution: str, number: str = "") -> dict:
+    """A director's choice for one player as the upload stores it; an unknown choice is refused."""
+    if resolution not in RESOLUTIONS:
+        raise ValidationError(_("Unknown choice %(choice)s."), params={"choice": resolution[:40]})
+    if resolution == "member":
+        return {"resolution": resolution, "number": number.strip()[:20]}
+    return {"resolution": resolution}
+
+
 @transaction.atomic
 def results_upload_resolve(*, actor, upload: ResultUpload, player_key: str, resolution: str, number: str = "") -> None:
     """Record how to treat one player of the file: a member (by number), a guest, or the office's case."""
     upload = ResultUpload.objects.select_for_update().get(pk=upload.pk)
     check_pending(actor, upload)
-    if resolution not in RESOLUTIONS:
-        raise ValidationError(_("Unknown choice %(choice)s."), params={"choice": resolution})
-    value = {"resolution": resolution}
-    if resolution == "member":
-        value["number"] = number.strip()
+    value = resolution_value(resolution, number)
     upload.resolutions = {**upload.resolutions, player_key: value}
     upload.save(update_fields=["resolutions"])
     audit_record(actor=actor, action="results.upload.resolve", target=upload, payload={"player": player_key, **value})
@@ -356,6 +362,26 @@ def _post_awards(actor, tournament: Tournament, preview) -> None:
     )
 
 
+def _remember_resolutions(actor, upload: ResultUpload, preview: Preview) -> int:
+    """Remember for the club each player its director resolved to a member on this upload (file name and
+    number → member, ``RememberedResolution``), for the club's next uploads; the confirm's own transaction."""
+    if upload.club_id is None:
+        return 0
+    chosen = {key for key, value in upload.resolutions.items() if value.get("resolution") == "member"}
+    count = 0
+    for line in preview.player_lines:
+        name, number = names.remembered_key(line.name, line.id_in_file)
+        if line.key in chosen and line.receives_points and not line.unnamed:
+            RememberedResolution.objects.update_or_create(
+                club_id=upload.club_id,
+                name_in_file=name,
+                id_in_file=number,
+                defaults={"player": line.player, "resolved_by": actor if getattr(actor, "pk", None) else None},
+            )
+            count += 1
+    return count
+
+
 @transaction.atomic
 def results_upload_confirm(
     *,
@@ -402,6 +428,7 @@ def results_upload_confirm(
         # A constraint of one current version per event or per sanction, where no lock serialised the confirms.
         raise _create_refusal(preview) from None
     _post_awards(actor, tournament, preview)
+    remembered = _remember_resolutions(actor, upload, preview)
     upload.status = ResultUpload.Status.CONFIRMED
     upload.confirmed_at = timezone.now()
     upload.format = preview.event.format[:20]
@@ -417,6 +444,7 @@ def results_upload_confirm(
             "awards": len(preview.ledger_awards),
             "supersedes": preview.previous.pk if preview.previous else None,
             "sanction": preview.sanction_row.pk if preview.sanction_row else None,
+            "remembered": remembered,
         },
     )
     # The affected players' standings, queued through the outbox once the awards are committed: were the

@@ -28,13 +28,15 @@ from django.utils import translation
 
 from federation.models import Player
 from masterpoints.engine.common import KIND_DECIMALS
-from masterpoints.uploads.lines import EntryLine, Preview
+from masterpoints.uploads import names
+from masterpoints.uploads.lines import EntryLine, PlayerLine, Preview
+from masterpoints.uploads.models import RememberedResolution
 from tournaments.importers.issues import Location
 from tournaments.models import ResultUpload, Tournament
 
 #: Part of the fingerprint: raise it when the summary's shape or what the preview checks changes, so that
 #: summaries stored by the earlier code are built again.
-SUMMARY_VERSION = 5
+SUMMARY_VERSION = 6
 #: A stored summary older than this is built again even when its fingerprint holds: the fingerprint
 #: cannot see every change of the register (a member's status or name), a rule set, a sanction or the
 #: list of recognised tournaments. Confirming checks against the register of its own moment anyway.
@@ -50,9 +52,13 @@ def fingerprint(upload: ResultUpload, *, today: datetime.date) -> str:
     """What the preview of ``upload`` depends on, as a SHA-256: the stored file's hash, the facts (the
     chosen encoding among them), the resolutions, the status, the day (``DATE_IN_FUTURE``) and what can be
     read cheaply of the register: the federation's players (count and newest) and its newest tournament
-    (a version confirmed meanwhile is superseded by this one, ``SUPERSEDES``)."""
+    (a version confirmed meanwhile is superseded by this one, ``SUPERSEDES``) and the club's remembered
+    resolutions (``RESOLUTION_REMEMBERED``)."""
     players = Player.objects.filter(federation_id=upload.federation_id).aggregate(n=Count("pk"), last=Max("pk"))
     tournaments = Tournament.objects.filter(federation_id=upload.federation_id).aggregate(last=Max("pk"))
+    remembered = RememberedResolution.objects.filter(club_id=upload.club_id or 0).aggregate(
+        n=Count("pk"), last=Max("updated_at")
+    )
     basis = {
         "version": SUMMARY_VERSION,
         "sha256": upload.sha256,
@@ -63,6 +69,7 @@ def fingerprint(upload: ResultUpload, *, today: datetime.date) -> str:
         "today": today.isoformat(),
         "players": [players["n"], players["last"]],
         "tournaments": tournaments["last"],
+        "remembered": [remembered["n"], remembered["last"]],
     }
     return hashlib.sha256(json.dumps(basis, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -89,6 +96,7 @@ def summarise(preview: Preview) -> dict[str, Any]:
     player_lines = preview.player_lines
     ledger = preview.ledger_awards
     unresolved = preview.unresolved
+    bad = {line.key for line in unresolved}
     points: Counter[str] = Counter()
     for _line, award in ledger:
         points[award.kind] += award.units
@@ -104,6 +112,7 @@ def summarise(preview: Preview) -> dict[str, Any]:
             "players": len(player_lines),
             "awards": len(ledger),
             "unresolved": len(unresolved),
+            "to_resolve": len(preview.to_resolve),
             "differences": len(preview.differences),
         },
         "points": [{"kind": kind, "units": units} for kind, units in points.items()],
@@ -120,10 +129,7 @@ def summarise(preview: Preview) -> dict[str, Any]:
         ],
         "rows": rows,
         "explanations": [json.loads(text) for text in explanations],
-        "unresolved": [
-            {"key": line.key, "name": line.name, "id_in_file": line.id_in_file or "", "where": line.where.as_dict()}
-            for line in unresolved
-        ],
+        "unresolved": [_to_resolve(line, bad) for line in preview.to_resolve],
         "differences": [
             {
                 "player": str(d.player),
@@ -136,6 +142,26 @@ def summarise(preview: Preview) -> dict[str, Any]:
         ],
         "previous": preview.previous.pk if preview.previous is not None else None,
         "sanction": _sanction(preview),
+    }
+
+
+def _to_resolve(line: PlayerLine, unresolved: set[str]) -> dict[str, Any]:
+    """A player the page lists to resolve: why (``problem``), the number's member where the name does not
+    fit it, and the suggested members with their reasons; ``confident`` when "accept all suggestions" takes
+    the first (:func:`masterpoints.uploads.names.is_confident`)."""
+    if line.needs_resolution:
+        problem = "unknown" if line.id_in_file else "unidentified"
+    else:  # a member twice, a chosen number not on the register, or a name that does not fit the number
+        problem = "check" if line.key in unresolved else "mismatch"
+    return {
+        "key": line.key,
+        "name": line.name,
+        "id_in_file": line.id_in_file or "",
+        "where": line.where.as_dict(),
+        "problem": problem,
+        "register": str(line.player) if line.player is not None else "",
+        "suggestions": [suggestion.as_dict() for suggestion in line.suggestions],
+        "confident": names.is_confident(line.suggestions),
     }
 
 

@@ -13,10 +13,23 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from masterpoints.uploads import summary
-from masterpoints.uploads.forms import ConfirmForm, EncodingForm, PlayingTimeForm, ResolutionForm, ResultUploadForm
+from masterpoints.uploads import names, summary
+from masterpoints.uploads.forms import (
+    ConfirmForm,
+    EncodingForm,
+    PlayingTimeForm,
+    ResolutionForm,
+    ResultUploadForm,
+    resolve_table_choices,
+)
+from masterpoints.uploads.resolving import (
+    results_upload_accept_suggestions,
+    results_upload_remaining_as_guests,
+    results_upload_resolve_many,
+)
 from masterpoints.uploads.selectors import organiser_playing_times, upload_organisers, upload_playing_times
 from masterpoints.uploads.services import (
     UNCHECKED,
@@ -149,29 +162,25 @@ def _resolve(request, upload: ResultUpload) -> None:
         messages.error(request, " ".join(error.messages))
 
 
-@login_required
-def upload_preview(request, pk: int):
-    """Step 2: what the file says, every issue, who gets what and why; resolve unknown players here.
+def _to_resolve_rows(page: Page) -> list[dict]:
+    """The page's players to resolve as the table shows them: numbered in the whole list, each suggestion
+    with its reason in the reader's language."""
+    return [
+        {
+            **line,
+            "index": index,
+            "where": summary.location_label(line["where"]),
+            "suggestions": [{**s, "reason": names.reason_text(s)} for s in line.get("suggestions", [])],
+        }
+        for index, line in enumerate(page.object_list, start=page.start_index())
+    ]
 
-    Served from the upload's stored summary (``results_upload_preview``), a page of the table and a page of
-    the players to resolve at a time."""
-    upload = _own_upload(request, pk)
-    if request.method == "POST":
-        _resolve(request, upload)
-        return redirect(_preview_url(upload, request.GET))
+
+def _preview_context(request, upload: ResultUpload) -> dict:
     stored = results_upload_preview(upload=upload)
     entries = _page(stored["rows"], request.GET.get("page"), ENTRIES_PER_PAGE)
     players = _page(stored["unresolved"], request.GET.get("players"), PLAYERS_PER_PAGE)
-    unresolved = [
-        (
-            {**line, "where": summary.location_label(line["where"])},
-            ResolutionForm(
-                initial={"player_key": line["key"], "number": line["id_in_file"]}, auto_id=f"id_r{index}_%s"
-            ),
-        )
-        for index, line in enumerate(players.object_list, start=players.start_index())
-    ]
-    context = {
+    return {
         "upload": upload,
         "summary": stored,
         "event": summary.shown_event(stored),
@@ -183,12 +192,82 @@ def upload_preview(request, pk: int):
         "sections": summary.shown_sections(stored, list(entries.object_list)),
         "players": players,
         "players_pager": _pager(request, players, "players"),
-        "unresolved": unresolved,
+        "unresolved": _to_resolve_rows(players),
+        "confident": sum(1 for line in stored["unresolved"] if line.get("confident")),
+        "remaining": sum(1 for line in stored["unresolved"] if line.get("problem") != "mismatch"),
+        "page_query": urlencode({name: request.GET[name] for name in PAGE_PARAMETERS if request.GET.get(name)}),
         "encoding_form": EncodingForm(initial={"encoding": upload.facts.get("encoding", "")}),
         **_playing_time_context(upload, stored),
         "confirm_form": ConfirmForm(),
     }
-    return render(request, "masterpoints/uploads/upload_preview.html", context)
+
+
+@login_required
+def upload_preview(request, pk: int):
+    """Step 2: what the file says, every issue, who gets what and why; resolve unknown players here.
+
+    Served from the upload's stored summary (``results_upload_preview``), a page of the table and a page of
+    the players to resolve at a time. A POST resolves one player (``ResolutionForm``), as the table does."""
+    upload = _own_upload(request, pk)
+    if request.method == "POST":
+        _resolve(request, upload)
+        return redirect(_preview_url(upload, request.GET))
+    return render(request, "masterpoints/uploads/upload_preview.html", _preview_context(request, upload))
+
+
+def _resolved(request, upload: ResultUpload, done: str, errors: list[str]):
+    """After a resolution: with htmx, the table, the issues and the confirm section again, saying what was
+    done (the page stays where it is); without JavaScript, the preview page again with the same message."""
+    if request.htmx:
+        upload.refresh_from_db()  # the service wrote the resolutions on its own, locked copy
+        context = {**_preview_context(request, upload), "done": done, "errors": errors}
+        return render(request, "masterpoints/uploads/upload_preview_resolved.html", context)
+    for error in errors:
+        messages.error(request, error)
+    if done:
+        messages.success(request, done)
+    return redirect(_preview_url(upload, request.GET))
+
+
+@login_required
+@require_POST
+def upload_resolve(request, pk: int):
+    """The table of players to resolve: one row (the row's button) or every row with a choice."""
+    upload = _own_upload(request, pk)
+    choices, errors = resolve_table_choices(request.POST, rows=PLAYERS_PER_PAGE)
+    done = ""
+    if choices and not errors:
+        try:
+            count = results_upload_resolve_many(actor=request.user, upload=upload, choices=choices)
+        except ValidationError as error:
+            errors = list(error.messages)
+        else:
+            done = ngettext("%(count)s player resolved.", "%(count)s players resolved.", count) % {"count": count}
+    elif not choices and not errors:
+        errors = [_("Choose what to do with a player first.")]
+    return _resolved(request, upload, done, errors)
+
+
+@login_required
+@require_POST
+def upload_resolve_all(request, pk: int):
+    """ "Accept all suggestions" (``action=suggestions``) or "all remaining as guests" (``action=guests``)."""
+    upload = _own_upload(request, pk)
+    action = request.POST.get("action")
+    if action not in ("suggestions", "guests"):
+        return _resolved(request, upload, "", [_("Unknown action.")])
+    try:
+        if action == "suggestions":
+            count = results_upload_accept_suggestions(actor=request.user, upload=upload)
+            done = ngettext("%(count)s suggestion accepted.", "%(count)s suggestions accepted.", count)
+        else:
+            count = results_upload_remaining_as_guests(actor=request.user, upload=upload)
+            done = ngettext("%(count)s player recorded as a guest.", "%(count)s players recorded as guests.", count)
+    except ValidationError as error:
+        return _resolved(request, upload, "", list(error.messages))
+    if not count:
+        done = _("Nothing to do: no player is left that this applies to. Choose in the table.")
+    return _resolved(request, upload, done % {"count": count}, [])
 
 
 @login_required

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, ClubMembership
 from federation.bulk import insert_many
 from federation.models import Federation, Player, Region
+from federation.names import search_name
 from federation.services import audit_record_many
 from office.access import is_secretariat
 from office.models import Officer
@@ -103,10 +104,17 @@ def _write_clubs(actor, federation: Federation, plan: Plan) -> dict[str, Club]:
     return clubs
 
 
+def _new_player(federation: Federation, change: Change) -> dict:
+    """A new player's row, with the folded name the searches read (``COPY`` calls no model code)."""
+    row = {"federation_id": federation.pk, "number": change.key, **change.new}
+    row["search_name"] = search_name(row.get("first_name", ""), row.get("last_name", ""))
+    return row
+
+
 def _write_players(actor, federation: Federation, plan: Plan) -> dict[str, tuple[int, str]]:
     """Add, change and lapse players; returns the federation's players by number: (id, as the audit names it)."""
     added = plan.of("player", "add")
-    insert_many(Player, ({"federation_id": federation.pk, "number": change.key, **change.new} for change in added))
+    insert_many(Player, (_new_player(federation, change) for change in added))
     changed = [change for change in plan.changes if change.record == "player" and change.pk]
     _update_by_field(Player, ((change, change.pk) for change in changed))
     # Read back (COPY returns no keys); named as ``Player.__str__`` names a player, without a model per row.

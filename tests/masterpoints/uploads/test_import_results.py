@@ -20,7 +20,7 @@ NUMBERS = [str(3001 + i) for i in range(24)]
 @pytest.fixture
 def register(world):
     for number in NUMBERS:
-        Player.objects.create(federation=world.hbs, number=number, first_name="Ana", last_name=number)
+        Player.objects.create(federation=world.hbs, number=number, first_name="Player", last_name=number)
 
 
 def write(tmp_path, name, numbers=NUMBERS, club="101"):

@@ -205,14 +205,14 @@ def test_a_resolution_the_register_or_time_rebuild_the_stored_summary(client, wo
         world.dbf, world.club_a, pairs_file(pairs_from_numbers(numbers)), actor=director, category="BP"
     )
     body = client.get(preview_url(created)).content.decode()
-    assert "PLAYER_UNKNOWN" in body and body.count('class="resolve"') == 1
+    assert "PLAYER_UNKNOWN" in body and body.count('class="resolve-row') == 1
     (line,) = ResultUpload.objects.get(pk=created.pk).preview_summary["unresolved"]
     key = line["key"]
     saved = client.post(preview_url(created, page=1), {"player_key": key, "resolution": "guest"})
     assert saved.status_code == 302 and saved.url == preview_url(created, page=1)
     body = client.get(saved.url).content.decode()
     assert len(builds) == 2
-    assert "PLAYER_UNKNOWN" not in body and 'class="resolve"' not in body
+    assert "PLAYER_UNKNOWN" not in body and 'class="resolve-row' not in body
     client.get(preview_url(created))
     assert len(builds) == 2
     make_players(world.dbf, ["99999"])  # the register changed
@@ -234,13 +234,13 @@ def test_5000_unknown_players_are_resolved_a_page_at_a_time(client, world, direc
     body = first.content.decode()
     assert first.status_code == 200
     assert len(first.content) < PAGE_BYTES
-    assert body.count('<form method="post" class="resolve">') == PLAYERS_PER_PAGE
+    assert body.count('<tr class="resolve-row') == PLAYERS_PER_PAGE
     assert "Players 1–25 of 5000." in body
     assert "and 4990 more of this code" in body  # PLAYER_UNKNOWN: ten listed, the rest counted
     last = client.get(preview_url(created, players=200)).content.decode()
     assert "Players 4976–5000 of 5000." in last
     assert f"Player {numbers[-1]}" in last
-    ids = re.findall(r'id="(id_r\d+_resolution)"', last)
+    ids = re.findall(r'id="(choice-\d+)"', last)
     assert len(ids) == len(set(ids)) == PLAYERS_PER_PAGE
 
 

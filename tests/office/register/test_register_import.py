@@ -268,3 +268,14 @@ def test_the_command_dry_run_prints_each_change_and_the_import_writes_it(world, 
     with pytest.raises(CommandError, match="line 10, column birth_year"):
         call_command("import_register", str(path), "--federation", "dbf")
     assert snapshot() == before
+
+
+def test_imported_and_renamed_players_are_found_by_the_forgiving_search(world):
+    """Issue 17: a player the register adds (written by COPY on PostgreSQL, which calls no model code) or
+    renames carries the folded search key, so "Soren Aero" finds "Søren Ærø" at once."""
+    from federation.names import search_name
+
+    run(world, csv_file(*base_rows()))
+    soren = Player.objects.get(federation=world.dbf, number="20001")
+    assert soren.search_name == search_name("Søren", "Ærø") != ""
+    assert Player.objects.filter(search_name__contains=search_name("Soren", "Aero")).exists()
