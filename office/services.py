@@ -129,7 +129,7 @@ def api_token_create(*, actor, name: str, club: Club | None = None, region: Regi
 @transaction.atomic
 def api_token_revoke(*, actor, token: ApiToken) -> None:
     """Revoke a token for good: every later call with it is refused."""
-    token = ApiToken.objects.select_for_update().select_related("club", "region").get(pk=token.pk)
+    token = ApiToken.objects.select_for_update(of=("self",)).select_related("club", "region").get(pk=token.pk)
     _check_may_hold(actor, token.club, token.region)
     if token.revoked_at is not None:
         return

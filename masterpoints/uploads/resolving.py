@@ -24,7 +24,11 @@ RESOLVE_MAX = MAX_ENTRIES_PER_EVENT * MAX_PLAYERS_PER_ENTRY
 
 
 def _locked(actor, upload: ResultUpload) -> ResultUpload:
-    upload = ResultUpload.objects.select_for_update().select_related("federation", "club", "region").get(pk=upload.pk)
+    upload = (
+        ResultUpload.objects.select_for_update(of=("self",))
+        .select_related("federation", "club", "region")
+        .get(pk=upload.pk)
+    )
     check_pending(actor, upload)
     return upload
 
