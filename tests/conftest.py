@@ -103,3 +103,22 @@ def samples() -> Path:
     if not SAMPLES.is_dir():
         pytest.skip(f"the shared samples folder {SAMPLES} is absent (it sits beside the project checkout)")
     return SAMPLES
+
+
+@pytest.fixture
+def rate_window(monkeypatch, settings):
+    """Per-address and per-token limits on, inside one fixed window of django-ratelimit: its windows turn at
+    fixed times, and a test's calls straddling one would start a new count (a loaded machine makes that
+    likely). The clock only stands still for the limiter."""
+    import time
+    from types import SimpleNamespace
+
+    from django.core.cache import cache
+    from django_ratelimit import core
+
+    settings.RATELIMIT_ENABLE = True
+    moment = float(int(time.time()))
+    monkeypatch.setattr(core, "time", SimpleNamespace(time=lambda: moment))
+    cache.clear()
+    yield
+    cache.clear()

@@ -73,9 +73,7 @@ def test_a_body_over_64_kb_is_refused_with_413(client, db):
     assert response.status_code == 413
 
 
-def test_anonymous_calls_are_limited_per_client_address(client, db, settings):
-    settings.RATELIMIT_ENABLE = True
-    cache.clear()
+def test_anonymous_calls_are_limited_per_client_address(client, db, rate_window):
     body = json.dumps(SCALE)
     answers = [post(client, body).status_code for _ in range(61)]
     assert answers[:60] == [200] * 60
