@@ -19,7 +19,7 @@ from masterpoints.engine.dbf import events as dbf_events
 from masterpoints.engine.dbf import team_events as dbf_teams
 from masterpoints.engine.dbf.tables import OfficeForm, office_form
 from masterpoints.uploads.lines import Preview
-from masterpoints.uploads.scoring import ScoringResult, note_groups_awarding_nothing
+from masterpoints.uploads.scoring import ScoringResult, note_groups_awarding_nothing, standing_entry
 
 
 def score_dbf_office(preview: Preview) -> ScoringResult:
@@ -97,7 +97,7 @@ def _teams(preview: Preview, form: OfficeForm, rules) -> list[PlayerAward]:
     for group in preview.groups:
         for line in group.entries:
             matches += _matches(preview, line, form, match_row, cup)
-            entries.append(_standing_entry(preview, line))
+            entries.append(_standing_entry(line))
     standings = ()
     if not cup and _pays_bonus(form, level, facts, rules):
         standings = (
@@ -166,18 +166,8 @@ def _matches(preview: Preview, line, form: OfficeForm, row: int, cup: bool) -> l
     return out
 
 
-def _standing_entry(preview: Preview, line) -> dbf_events.Entry:
+def _standing_entry(line) -> dbf_events.Entry:
     """The team's place with each player's boards of the team's (§ 411D: half of them). D-Q34 (§ 414A: "være
     tilmeldt holdet. En substitut er ikke berettiget til bonus"): the players the office lists for a team are
     its registered players; a substitute is left off the line, or entered with the team in another entry."""
-    team_boards = line.entry.boards_played or 1
-    return dbf_events.Entry(
-        entry=line.entry.key,
-        first=line.entry.place_first,
-        last=line.entry.place_last,
-        planned_boards=team_boards,
-        players=tuple(
-            dbf_events.Player(player=p.key, boards=p.boards_played if p.boards_played is not None else team_boards)
-            for p in line.players
-        ),
-    )
+    return standing_entry(line, 1)

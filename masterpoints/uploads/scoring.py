@@ -189,7 +189,7 @@ def _dbf_teams(preview: Preview, rules) -> ScoringResult:
                     teams=group.group.field_size,
                     matches=per_team,
                     boards=boards,
-                    entries=tuple(_standing_entry(line, per_team * boards) for line in group.entries),
+                    entries=tuple(standing_entry(line, per_team * boards) for line in group.entries),
                 )
             )
     team_event = dbf_teams.TeamEvent(
@@ -218,7 +218,7 @@ def _outcomes(match) -> tuple[dict, dict]:
     raise RequestError("matches", f"round {match.round}: the file gives no VP or board points for {match.team}")
 
 
-def _standing_entry(line, planned: int):
+def standing_entry(line, planned: int):
     """A team in the final placing with the boards it played and each player's boards (§ 411D: half)."""
     team_boards = line.entry.boards_played or planned
     return dbf_events.Entry(
