@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
+from masterpoints.numbers import shown_amount
 from masterpoints.uploads.preview import MAX_ENTRIES_PER_EVENT, MAX_PLAYERS_PER_ENTRY
 
 #: Won or drawn matches of one team in one entry. A DBf division season is a double round robin of at most
@@ -195,7 +196,8 @@ def _bonus(value: str, unit: Fraction, where: dict) -> tuple[Decimal | None, lis
         amount = None
     if amount is None or not amount.is_finite() or not 0 <= amount <= MAX_BONUS or Fraction(amount) % unit:
         text = _("Line %(line)s: bonus= takes an amount from 0 to %(limit)s in steps of %(unit)s, not “%(value)s”.")
-        return None, [text % {**where, "limit": MAX_BONUS, "unit": float(unit), "value": value[:20]}]
+        step = shown_amount(Decimal(unit.numerator) / unit.denominator)  # exact: the unit is 1/10**decimals
+        return None, [text % {**where, "limit": MAX_BONUS, "unit": step, "value": value[:20]}]
     return amount, []
 
 

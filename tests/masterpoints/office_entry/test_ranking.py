@@ -52,6 +52,7 @@ def test_a_bonus_entered_by_hand_is_in_the_kinds_steps_433b2b():
     assert errors == [] and lines[0].bonus == Decimal("4.5")
     _lines, errors = parse_ranking("1 1 2 bonus=4.55\n2 3 4 bonus=NaN", junior)
     assert [error.split(":")[0] for error in errors] == ["Line 1", "Line 2"]
+    assert "in steps of 0.1," in errors[0]
 
 
 def test_ties_past_the_field_and_empty_rankings_are_refused():
