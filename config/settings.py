@@ -332,6 +332,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "masterpoints.standings.tasks.standings_rebuild_all",
         "schedule": crontab(hour=3, minute=15),
     },
+    # The ranking list's figures that change as the day turns (an award moving into an older period, D-Q59).
+    "standings-ranking-roll": {
+        "task": "masterpoints.standings.tasks.standings_ranking_roll_all",
+        "schedule": crontab(hour=0, minute=5),
+    },
     # The monthly title e-mail to the clubs (§ 451B: each month from September to April).
     "title-mail-monthly": {
         "task": "masterpoints.title_mail.tasks.title_mail_monthly",

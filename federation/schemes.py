@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from masterpoints.engine.common import KIND_DECIMALS
 from masterpoints.engine.dbf import rules as dbf_rules
+from masterpoints.engine.dbf.ranglist import DBF_RANKING_LIST, RankingListRule
 from masterpoints.engine.dbf.tables import OFFICE_FORMS as DBF_OFFICE_FORMS
 from masterpoints.engine.hbs import rules as hbs_rules
 from masterpoints.engine.ladders import DbfLadder, HbsLadder
@@ -111,6 +112,9 @@ class SchemeInfo:
     unscored_refusal: Promise
     #: Forms whose several session rankings in one file are one compound tournament (HBS rule 7, H-16).
     compound_forms: tuple[str, ...]
+    #: The weighted list of the last three years beside the lifetime points (DBf's "ranglisten", published
+    #: on DBf's site, not in the rule book; D-Q56–D-Q60); ``None``: the scheme has none.
+    ranking_list: RankingListRule | None = None
 
     # --- rule sets ---------------------------------------------------------------------------------
 
@@ -243,6 +247,7 @@ SCHEMES: dict[str, SchemeInfo] = {
         event_natures=(),
         unscored_refusal=_("Every organised event is scored."),
         compound_forms=(),
+        ranking_list=DBF_RANKING_LIST,
     ),
     "hbs": SchemeInfo(
         code="hbs",

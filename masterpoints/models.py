@@ -93,7 +93,13 @@ class Award(AppendOnlyModel):
 from masterpoints.corrections.models import CorrectionRequest, CorrectionWindow  # noqa: E402
 from masterpoints.cups.models import CupSeries, CupWin  # noqa: E402
 from masterpoints.foreign.models import ForeignConversion, ForeignPoints  # noqa: E402
-from masterpoints.standings.models import SeasonStanding, Standing, StandingsVersion, TitleAchievement  # noqa: E402
+from masterpoints.standings.models import (  # noqa: E402
+    RankingListEntry,
+    SeasonStanding,
+    Standing,
+    StandingsVersion,
+    TitleAchievement,
+)
 from masterpoints.title_mail.models import TitleMailing  # noqa: E402
 from masterpoints.transition.models import TransitionCredit  # noqa: E402
 from masterpoints.uploads.models import RememberedResolution  # noqa: E402
@@ -106,6 +112,7 @@ __all__ = [
     "CupWin",
     "ForeignConversion",
     "ForeignPoints",
+    "RankingListEntry",
     "RememberedResolution",
     "SeasonStanding",
     "Standing",

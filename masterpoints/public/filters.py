@@ -16,7 +16,7 @@ from clubs.models import Club
 from federation.models import Federation, Region
 from federation.params import is_id
 from federation.schemes import FALLBACK, SchemeInfo
-from masterpoints.models import Standing
+from masterpoints.models import RankingListEntry, Standing
 from masterpoints.public import selectors
 
 OFFICIAL_CHOICES = (("yes", _("official list only")), ("no", _("everyone with points")))
@@ -169,3 +169,59 @@ class StandingFilter(django_filters.FilterSet):
 
     def filter_official(self, queryset, name, value):
         return selectors.on_official_list(queryset, selectors.today()) if value == "yes" else queryset
+
+
+class RankingListEntryFilter(django_filters.FilterSet):
+    """DBf's ranking list ("ranglisten", D-Q56–D-Q60): federation (only those whose scheme publishes the
+    list), region, club and name or number, as the rankings offer them.
+
+    ``federation`` is the federation asked for when it has the list, else the first that has one; ``refused``
+    is a federation asked for that has none (the page is then a 404)."""
+
+    federation = _choice(_("Federation"), None, "keep")
+    region = django_filters.CharFilter(label=_("Region"), method="filter_region", widget=FastSelect)
+    club = django_filters.CharFilter(label=_("Club"), method="filter_club", widget=FastSelect)
+    q = django_filters.CharFilter(
+        label=_("Name or number"), method="filter_text", widget=forms.TextInput(attrs={"type": "search"})
+    )
+
+    class Meta:
+        model = RankingListEntry
+        fields: list[str] = []  # every filter is declared above
+
+    def __init__(self, data=None, *args, request=None, **kwargs):
+        data = data.copy() if data is not None else {}
+        federations = selectors.ranking_list_federations()
+        chosen = str(data.get("federation", ""))
+        federation = next((f for f in federations if str(f.pk) == chosen), None)
+        self.refused = federation is None and is_id(chosen) and Federation.objects.filter(pk=int(chosen)).exists()
+        federation = federation or (federations[0] if federations else None)
+        if federation is not None:
+            data["federation"] = str(federation.pk)
+        super().__init__(data, *args, request=request, **kwargs)
+        self.federation = federation
+        self.filters["federation"].extra["choices"] = [(f.pk, f.name) for f in federations]
+        if federation is None:
+            return
+        choices = _choices(federation)
+        for name, everything in (("region", _("all regions")), ("club", _("all clubs"))):
+            options = options_html([("", str(everything))]) + choices[name]
+            self.filters[name].extra["widget"] = FastSelect(options_html=options)
+
+    def filter_queryset(self, queryset):
+        if self.federation is None or self.refused:
+            return queryset.none()
+        return super().filter_queryset(selectors.ranking_list_base(federation=self.federation))
+
+    def keep(self, queryset, name, value):
+        return queryset
+
+    def filter_region(self, queryset, name, value):
+        return selectors.in_region(queryset, int(value)) if is_id(value) else queryset
+
+    def filter_club(self, queryset, name, value):
+        return selectors.in_club(queryset, int(value)) if is_id(value) else queryset
+
+    def filter_text(self, queryset, name, value):
+        see_hidden = self.request is not None and selectors.can_see_hidden(self.request.user, self.federation)
+        return selectors.matching(queryset, value, see_hidden=see_hidden)

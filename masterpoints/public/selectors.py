@@ -28,7 +28,14 @@ from federation.schemes import SchemeInfo, scheme_of
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.titles import Balance, missing_units, title_for
 from masterpoints.engine.hbs.categories import category_for
-from masterpoints.models import Award, SeasonStanding, Standing, StandingsVersion, TitleAchievement
+from masterpoints.models import (
+    Award,
+    RankingListEntry,
+    SeasonStanding,
+    Standing,
+    StandingsVersion,
+    TitleAchievement,
+)
 from masterpoints.standings.ladders import LadderBook
 from office.access import is_secretariat
 from tournaments.models import Tournament
@@ -120,6 +127,31 @@ def ranked(queryset: QuerySet, *, scheme: SchemeInfo | str, kind: str | None) ->
         .prefetch_related(Prefetch("player__memberships", queryset=home, to_attr="home_memberships"))
         .annotate(place=Window(Rank(), order_by=F(key).desc()))
         .order_by(F(key).desc(), "player_id")
+    )
+
+
+# --- DBf's ranking list ("ranglisten", D-Q56–D-Q60) -------------------------------------------------------
+
+
+def ranking_list_federations() -> list[Federation]:
+    """The federations whose scheme publishes the weighted ranking list (``SchemeInfo.ranking_list``), by name."""
+    return [f for f in Federation.objects.order_by("name") if f.scheme_info.ranking_list is not None]
+
+
+def ranking_list_base(*, federation: Federation) -> QuerySet:
+    """The stored figures of ``federation`` (:class:`~masterpoints.models.RankingListEntry`)."""
+    return RankingListEntry.objects.filter(federation=federation)
+
+
+def ranking_list_ranked(queryset: QuerySet) -> QuerySet:
+    """Each row's ``place`` by the exact figure (equal figures share it, D-Q60) and the list in that order,
+    with the player, their title and home club."""
+    home = ClubMembership.objects.filter(is_home=True).select_related("club")
+    return (
+        queryset.select_related("player", "player__standing")
+        .prefetch_related(Prefetch("player__memberships", queryset=home, to_attr="home_memberships"))
+        .annotate(place=Window(Rank(), order_by=F("score").desc()))
+        .order_by(F("score").desc(), "player_id")
     )
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import FALLBACK
 from masterpoints.engine.common import KIND_DECIMALS, format_units
+from masterpoints.engine.dbf.ranglist import shown_hundredths
 from masterpoints.explanations import explanation_html
 from masterpoints.models import Award, Standing
 from masterpoints.numbers import decimal_separator, kind_label, shown_units
@@ -166,6 +167,46 @@ class SeasonTopTable(StandingTable):
     class Meta(StandingTable.Meta):
         exclude = ("club", "title")
         empty_text = _("No member has points this season yet.")
+
+
+class RankingListEntryTable(tables.Table):
+    """DBf's ranking list ("ranglisten", D-Q56–D-Q60): place by the exact figure (equal figures share it),
+    the player, home club, title and the figure in MP per year, rounded half up to 2 decimals (D-Q60)."""
+
+    place = tables.Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
+    number = tables.Column(accessor="player__number", verbose_name=_("No."), orderable=False)
+    name = tables.Column(accessor="player__last_name", verbose_name=_("Player"), orderable=False)
+    club = tables.Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
+    title = tables.Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
+    score = tables.Column(
+        verbose_name=_("MP per year"), orderable=False, attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+    )
+
+    class Meta:
+        attrs = {"class": "table ranking"}
+        template_name = "masterpoints/table.html"
+        empty_text = _("No player matches these filters.")
+
+    def __init__(self, data, *, federation, see_hidden: bool = False, **kwargs):
+        super().__init__(data, **kwargs)
+        self.federation = federation
+        self.rule = federation.scheme_info.ranking_list if federation else None
+        self.see_hidden = see_hidden
+
+    def render_name(self, record):
+        player = record.player
+        return format_html(
+            '<a href="{}">{}</a>', player_url(self.federation.code, player.number), shown_name(player, self.see_hidden)
+        )
+
+    def render_club(self, record):
+        return home_club_name(record)
+
+    def render_title(self, record):
+        return record_title(record)
+
+    def render_score(self, value):
+        return shown_units(shown_hundredths(value, self.rule), 2)
 
 
 class AwardTable(tables.Table):

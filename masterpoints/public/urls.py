@@ -24,6 +24,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/", views.tournament_page, name="tournament"),
     # Player numbers are unique per federation, so a player's address names both.
     path("rankings/", views.RankingListView.as_view(), name="rankings"),
+    path("rankings/ranking-list/", views.RankingListEntryListView.as_view(), name="ranking_list"),
     path("players/", search.player_search, name="player_search"),
     path("players/<number:number>/", views.player_lookup, name="player_lookup"),
     path("players/<slug:code>/<number:number>/", views.player_page, name="player"),

@@ -31,11 +31,11 @@ from openpyxl import Workbook
 from federation.exports import csv_row, xlsx_append
 from federation.models import Player
 from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, page_number
-from masterpoints.models import Standing
+from masterpoints.models import RankingListEntry, Standing
 from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
-from masterpoints.public.filters import StandingFilter
-from masterpoints.public.tables import AwardTable, StandingTable, balances, shown_name
+from masterpoints.public.filters import RankingListEntryFilter, StandingFilter
+from masterpoints.public.tables import AwardTable, RankingListEntryTable, StandingTable, balances, shown_name
 from masterpoints.standings.services import player_hide_name_set
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_detail
@@ -128,6 +128,47 @@ class RankingListView(SingleTableMixin, FilterView):
             query.pop("page", None)
             context["export_query"] = query
         context["export_max_rows"] = EXPORT_MAX_ROWS
+        return context
+
+
+class RankingListEntryListView(SingleTableMixin, FilterView):
+    """``/rankings/ranking-list/``: DBf's ranking list ("ranglisten", D-Q56–D-Q60), the MP of the last three
+    years weighted by age, read from the stored figures (computed with the standings, never per request).
+    Offered only for a federation whose scheme publishes it (``SchemeInfo.ranking_list``): any other is a 404."""
+
+    table_class = RankingListEntryTable
+    filterset_class = RankingListEntryFilter
+    template_name = "masterpoints/rankinglistentry_list.html"
+    table_pagination = {"per_page": PAGE_SIZE, "paginator_class": LazyPaginator}
+
+    def get(self, request, *args, **kwargs):
+        try:
+            page_number(request)
+            _federation_param(request)
+        except BadParameter as error:
+            return bad_request(request, error)
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self):
+        return RankingListEntry.objects.none()  # the filter set reads the chosen federation's list
+
+    def get_filterset(self, filterset_class):
+        filterset = super().get_filterset(filterset_class)
+        if filterset.federation is None or filterset.refused:
+            raise Http404(_("This federation publishes no ranking list."))
+        return filterset
+
+    def get_table_data(self):
+        return selectors.ranking_list_ranked(self.object_list)
+
+    def get_table_kwargs(self):
+        federation = self.filterset.federation
+        return {"federation": federation, "see_hidden": selectors.can_see_hidden(self.request.user, federation)}
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["federation"] = self.filterset.federation
+        context["as_of"] = selectors.today()
         return context
 
 

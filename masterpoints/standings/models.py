@@ -105,6 +105,35 @@ class SeasonStanding(BalanceColumns):
         return f"{self.player_id} {self.season}"
 
 
+class RankingListEntry(models.Model):
+    """A player's figure on DBf's ranking list ("ranglisten"), derived from the ledger like :class:`Standing`
+    (:mod:`masterpoints.standings.ranking_list`; the weights in ``federation.schemes``).
+
+    ``score`` is exact: the figure in hundredths of MP times the scheme's denominator (DBf 11, D-Q60), so the
+    figure in MP is ``score / 1100``. The weights move with the calendar, so a row also keeps the first day
+    its figure would change with no new award (``changes_on``); on that day it is recomputed (D-Q59).
+    Only players with a figure other than 0 have a row.
+    """
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, primary_key=True, related_name="ranking_entry", verbose_name=_("player")
+    )
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="+", db_index=False)
+    score = models.BigIntegerField(_("exact ranking figure"))
+    changes_on = models.DateField(_("changes on"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("ranking list entry")
+        verbose_name_plural = _("ranking list entries")
+        indexes = [
+            models.Index(fields=["federation", "-score"], name="ranking_entry_fed_score"),
+            models.Index(fields=["changes_on"], name="ranking_entry_changes"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.score}"
+
+
 class TitleAchievementQuerySet(models.QuerySet):
     def update(self, **kwargs):
         if set(kwargs) - {"announced_at"}:

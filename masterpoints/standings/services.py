@@ -8,6 +8,9 @@ rebuild gives exactly what the incremental updates gave (tested):
 - :func:`standings_rebuild`: recompute every row of a federation from the ledger (nightly, on demand;
   on PostgreSQL :mod:`masterpoints.standings.rebuild`, which rewrites only the rows that differ).
 
+Both end with the ranking list's step (:mod:`masterpoints.standings.ranking_list`, DBf only), whose figures
+also move with the calendar: :func:`standings_ranking_roll` recomputes the rows whose day has come.
+
 The sums and titles themselves are computed in :mod:`masterpoints.standings.sums`, the ladder in force on a
 date in :mod:`masterpoints.standings.ladders`.
 
@@ -25,6 +28,7 @@ reach the rung), the same in the incremental update and in the rebuild.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Sequence
 
 from django.db import connection, transaction
@@ -34,6 +38,7 @@ from django.utils import timezone
 from federation.models import Federation, Player
 from federation.services import audit_record
 from masterpoints.models import Award, SeasonStanding, Standing, StandingsVersion, TitleAchievement
+from masterpoints.standings.ranking_list import ranking_list_due, ranking_list_refresh
 from masterpoints.standings.rebuild import _nothing_written, _rebuild_postgresql
 from masterpoints.standings.sums import _STANDING_COLUMNS, _careers, _season_rows, _standing_rows, _write
 from tournaments.models import Tournament
@@ -63,7 +68,7 @@ def _recompute(federation: Federation, player_ids: Sequence[int] | None, *, apar
     _lock(federation)
     if player_ids is None and connection.vendor == "postgresql":
         written, changed = _rebuild_postgresql(federation, apart=apart)
-        if changed:
+        if ranking_list_refresh(federation, None) or changed:
             _bump(federation)
         return written
     _season_rows(federation, player_ids)
@@ -76,6 +81,7 @@ def _recompute(federation: Federation, player_ids: Sequence[int] | None, *, apar
     _write(Standing, _STANDING_COLUMNS, rows)
     # The register is append-only; ON CONFLICT DO NOTHING keeps a rung recorded once.
     TitleAchievement.objects.bulk_create(achievements, ignore_conflicts=True, batch_size=2000)
+    ranking_list_refresh(federation, player_ids)
     _bump(federation)
     return len(rows)
 
@@ -125,6 +131,22 @@ def standings_rebuild(*, actor=None, federation: Federation | None = None) -> di
         written[fed.code] = _recompute(fed, None, apart=apart)
         audit_record(actor=actor, action="standings.rebuild", target=fed, payload={"standings": written[fed.code]})
     return written
+
+
+@transaction.atomic
+def standings_ranking_roll(*, federation: Federation, today: datetime.date | None = None) -> int:
+    """The daily roll of the ranking list (D-Q59, :mod:`masterpoints.standings.ranking_list`): recompute the
+    figures of the players whose stored figure changes on or before ``today`` (default: the local date), as
+    the ledger gives them on that day. Idempotent; returns how many players were recomputed."""
+    today = today or timezone.localdate()
+    _lock(federation)
+    due = ranking_list_due(federation, today)
+    changed = False
+    for start in range(0, len(due), _PART):
+        changed |= ranking_list_refresh(federation, due[start : start + _PART], today=today)
+    if changed:
+        _bump(federation)
+    return len(due)
 
 
 @transaction.atomic

@@ -14,7 +14,12 @@ from django.db import OperationalError
 
 from federation.models import Federation
 from masterpoints.standings.freshness import standings_stale_players
-from masterpoints.standings.services import standings_rebuild, standings_refresh_players, standings_refresh_tournament
+from masterpoints.standings.services import (
+    standings_ranking_roll,
+    standings_rebuild,
+    standings_refresh_players,
+    standings_refresh_tournament,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +44,17 @@ def standings_rebuild_all(federation_id: int | None = None) -> dict[str, int]:
     """Nightly, and on demand from the admin: every standing rebuilt from the ledger."""
     federation = Federation.objects.get(pk=federation_id) if federation_id is not None else None
     return standings_rebuild(actor=None, federation=federation)
+
+
+@shared_task(name="masterpoints.standings.tasks.standings_ranking_roll_all", **_RETRY)
+def standings_ranking_roll_all() -> dict[str, int]:
+    """Daily after midnight: the ranking list's figures that change today (D-Q59), in every federation that
+    has the list. Returns how many players were recomputed per federation."""
+    return {
+        federation.code: standings_ranking_roll(federation=federation)
+        for federation in Federation.objects.order_by("pk")
+        if federation.scheme_info.ranking_list is not None
+    }
 
 
 #: Players per update task queued by :func:`standings_freshness`.

@@ -25,7 +25,7 @@ from masterpoints.engine.dbf.titles import Balance, title_rank
 from masterpoints.engine.hbs.categories import category_for
 from masterpoints.engine.hbs.rules import HBS_DRAFT
 from masterpoints.engine.ladders import DbfLadder, HbsLadder
-from masterpoints.models import Award, SeasonStanding, Standing, TitleAchievement
+from masterpoints.models import Award, RankingListEntry, SeasonStanding, Standing, TitleAchievement
 from masterpoints.public import selectors
 from masterpoints.standings import rebuild
 from masterpoints.standings import services as standings
@@ -357,11 +357,14 @@ def snapshot():
         )
     )
     titles = sorted(TitleAchievement.objects.values_list("player_id", "rung", "title", "stars", "reached_on"))
-    return standings, seasons, titles
+    # DBf's ranking list (issue 18, D-Q59): computed with the standings, for today in both paths.
+    ranking = sorted(RankingListEntry.objects.values_list("player_id", "federation_id", "score", "changes_on"))
+    return standings, seasons, titles, ranking
 
 
 def assert_rebuild_equals_incremental():
     incremental = snapshot()
+    assert incremental[3], "DBf awards registered within three years give ranking list rows to compare"
     # Over the incrementally kept rows (the nightly run): nothing changes.
     standings_rebuild()
     assert snapshot() == incremental
@@ -370,11 +373,16 @@ def assert_rebuild_equals_incremental():
     Standing.objects.filter(pk=damaged.pk).update(bp=F("bp") + 1, title="stormester")
     SeasonStanding.objects.filter(pk=SeasonStanding.objects.order_by("pk").first().pk).delete()
     SeasonStanding.objects.create(player_id=damaged.player_id, federation_id=damaged.federation_id, season=1999)
+    # A wrong ranking figure and a figure of a player with none (issue 18).
+    RankingListEntry.objects.filter(pk__in=RankingListEntry.objects.order_by("pk").values("pk")[:1]).update(score=1)
+    stray = Player.objects.filter(ranking_entry__isnull=True).order_by("pk").first()
+    RankingListEntry.objects.create(player=stray, federation_id=stray.federation_id, score=7)
     standings_rebuild()
     assert snapshot() == incremental
     # From scratch: the derived rows go; the register of titles stays (titles are never lost, § 404, H-2).
     Standing.objects.all().delete()
     SeasonStanding.objects.all().delete()
+    RankingListEntry.objects.all().delete()
     standings_rebuild()
     assert snapshot() == incremental
 

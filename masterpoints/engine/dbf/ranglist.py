@@ -1,0 +1,107 @@
+"""DBf's ranking list ("ranglisten"): the MP of the last three years, the older ones weighted less.
+
+DBf publishes the list beside the lifetime points and explains it on its own site (not in the rule book):
+the MP registered in the last 12 months count fully, those registered 12–24 months ago half, 24–36 months
+ago a third, and the sum is multiplied by 6 and divided by 11 so that it reads as MP per year (a player who
+registers the same MP every year stands at exactly that figure: (1 + 1/2 + 1/3) · 6/11 = 1).
+
+Pure and exact: amounts are integer hundredths of MP (every DBf unit is 0.01 MP, § 402: 1 MP = 1 GP =
+10 SP = 100 BP, D-Q56), weights are ``Fraction``; the registration days come in, no clock is read.
+
+Readings (D-Q57, D-Q59): a day is registered "within the last 12 months" of ``today`` when it lies after
+the same calendar day one year before (``today`` minus one year; 29 February steps back to 28 February);
+12–24 months and 24–36 months alike, each period exactly one calendar year long. So on 1 December 2026 an
+award registered on 1 December 2025 (exactly 12 months ago) counts half, one of 1 December 2023 (exactly
+36 months ago) no longer counts, and one of 2 December 2023 a third. Calendar years, not 365 days: the
+periods then never drift against the calendar, and a leap year's period is 366 days long.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class RankingListRule:
+    """The weights of the periods, newest first (each one calendar year), and the factor on their sum."""
+
+    weights: tuple[Fraction, ...]
+    scale: Fraction
+
+    @property
+    def denominator(self) -> int:
+        """The smallest integer that makes every weighted amount of whole hundredths whole: the stored
+        figure is the figure in hundredths of MP times this (DBf: 11; D-Q60)."""
+        return math.lcm(*((weight * self.scale).denominator for weight in self.weights))
+
+
+#: DBf's list: 1, 1/2 and 1/3 for the three years, times 6/11 (DBf's own explanation of "ranglisten").
+DBF_RANKING_LIST = RankingListRule(weights=(Fraction(1), Fraction(1, 2), Fraction(1, 3)), scale=Fraction(6, 11))
+
+
+@dataclass(frozen=True)
+class RankingFigure:
+    """A player's figure on ``today``: exact, in hundredths of MP, and the first later day on which it would
+    change with no new award (an award moving into an older period or out of the list); ``None``: never."""
+
+    hundredths: Fraction
+    changes_on: datetime.date | None
+
+
+def years_before(day: datetime.date, years: int) -> datetime.date:
+    """The same calendar day ``years`` years earlier; 29 February becomes 28 February in a common year."""
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:
+        return day.replace(year=day.year - years, day=28)
+
+
+def period_of(registered: datetime.date, today: datetime.date, periods: int) -> int | None:
+    """The period (0 = the last 12 months) ``registered`` lies in on ``today``; ``None``: older than all
+    (D-Q57: a day exactly k years back lies in period k)."""
+    for period in range(periods):
+        if registered > years_before(today, period + 1):
+            return period
+    return None
+
+
+def first_day_in_period(registered: datetime.date, period: int) -> datetime.date:
+    """The first day on which ``registered`` lies in ``period`` or an older one: the smallest ``t`` with
+    ``years_before(t, period) >= registered``."""
+    try:
+        candidate = registered.replace(year=registered.year + period)
+    except ValueError:  # 29 February into a common year
+        candidate = registered.replace(year=registered.year + period, day=28)
+    if years_before(candidate, period) < registered:
+        candidate += datetime.timedelta(days=1)
+    return candidate
+
+
+def ranking_figure(
+    days: Iterable[tuple[datetime.date, int]], today: datetime.date, rule: RankingListRule = DBF_RANKING_LIST
+) -> RankingFigure:
+    """The figure of one player on ``today`` from (registration day, hundredths of MP registered that day):
+    Σ weight(period) · amount · scale, exact. Days after ``today`` count as registered today."""
+    total = Fraction(0)
+    changes: list[datetime.date] = []
+    periods = len(rule.weights)
+    for registered, hundredths in days:
+        registered = min(registered, today)
+        period = period_of(registered, today, periods)
+        if period is None or not hundredths:  # a day whose entries cancel out changes nothing
+            continue
+        total += rule.weights[period] * hundredths
+        changes.append(first_day_in_period(registered, period + 1))
+    return RankingFigure(total * rule.scale, min(changes) if changes else None)
+
+
+def shown_hundredths(score: int, rule: RankingListRule = DBF_RANKING_LIST) -> int:
+    """A stored score (hundredths of MP times ``rule.denominator``) as whole hundredths of MP for a page,
+    rounded half up, a half away from zero for a negative figure (D-Q60: stored exactly, shown to 2 decimals)."""
+    whole, rest = divmod(abs(score), rule.denominator)
+    rounded = whole + (2 * rest >= rule.denominator)
+    return rounded if score >= 0 else -rounded

@@ -1,0 +1,162 @@
+"""DBf's ranking list ("ranglisten", issue 18), stored with the standings: the figures over three years of
+awards (D-Q56–D-Q60), the daily roll, the incremental update equal to the full rebuild, and the page with its
+filters (an HBS federation has no such list)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from masterpoints.models import Award, RankingListEntry
+from masterpoints.standings.ranking_list import ranking_list_refresh
+from masterpoints.standings.services import standings_ranking_roll, standings_rebuild, standings_refresh_players
+from tests import factories
+from tests.factories import make_player, make_tournament
+
+TODAY = datetime.date(2026, 3, 15)
+D = datetime.date
+
+
+def post(player, kind: str, units: int, registered: datetime.date, **fields):
+    return factories.post_award(player, kind, units, day=registered, registered=registered, **fields)
+
+
+def three_years(world, player):
+    """The ledger of the pinned figure (units: 1 BP, 0.1 SP, 0.01 GP, each 0.01 MP, D-Q56), on 15 March 2026:
+
+    last 12 months (16 Mar 2025 – 15 Mar 2026), full weight:
+        2.50 BP registered today, 1.25 GP on 16 Mar 2025 (a day short of 12 months), the re-upload's 3.00 BP
+        on 1 Feb 2026, a correction of −0.49 BP on 20 Feb 2026                     = 626/100 MP
+        (5.00 BP of a robot tournament on 10 Jan 2026 do not count, D-Q58)
+    12–24 months (16 Mar 2024 – 15 Mar 2025), half:
+        30.7 SP on 15 Mar 2025 (exactly 12 months ago), 4.00 BP on 5 Jan 2025 and their reversal by the
+        re-upload on 1 Feb 2026, which counts on the reversed award's day (D-Q58)    = 307/100 MP
+        (an opening balance of 100 MP on 1 Jun 2025 does not count, D-Q58)
+    24–36 months (16 Mar 2023 – 15 Mar 2024), a third:
+        2.00 GP on 10 Sep 2023, 3.30 BP on 16 Mar 2023                              = 530/100 MP
+        (9.99 BP on 15 Mar 2023, exactly 36 months ago, no longer count, D-Q57)
+
+    figure = (626 + 307/2 + 530/3) · 6/11 / 100 MP = (6·626 + 3·307 + 2·530) / 1100 MP = 5737/1100 MP
+           = 5.21545… MP, shown 5.22 (D-Q60); stored score 5737.
+    It next changes on 16 Mar 2026: 1.25 GP move to the half, 3.30 BP leave the list:
+    (6·501 + 3·432 + 2·200) / 1100 = 4702/1100 MP = 4.2745… MP, shown 4.27.
+    """
+    robot = make_tournament(world.dbf, world.club_a, key="robots", day=D(2026, 1, 10), robots=True)
+    first = make_tournament(world.dbf, world.club_a, key="first", day=D(2025, 1, 5))
+    post(player, "BP", 250, TODAY)
+    post(player, "GP", 125, D(2025, 3, 16))
+    post(player, "BP", 500, D(2026, 1, 10), source="result", tournament=robot)
+    original = post(player, "BP", 400, D(2025, 1, 5), source="result", tournament=first)
+    post(player, "BP", -400, D(2026, 2, 1), source="reversal", reverses=original, tournament=first)
+    post(player, "BP", 300, D(2026, 2, 1), source="result", tournament=first)
+    post(player, "BP", -49, D(2026, 2, 20), source="correction")
+    post(player, "SP", 307, D(2025, 3, 15))
+    post(player, "BP", 10000, D(2025, 6, 1), source="transition")
+    post(player, "GP", 200, D(2023, 9, 10))
+    post(player, "BP", 330, D(2023, 3, 16))
+    post(player, "BP", 999, D(2023, 3, 15))
+
+
+def test_the_ranking_figure_weights_three_years_and_excludes_robots_d_q56_to_d_q60(world):
+    player = world.player
+    three_years(world, player)
+    ranking_list_refresh(world.dbf, None, today=TODAY)
+    entry = RankingListEntry.objects.get(player=player)
+    assert (entry.score, entry.changes_on) == (5737, D(2026, 3, 16))
+
+
+def test_the_daily_roll_recomputes_the_figures_whose_day_has_come_d_q59(world):
+    player = world.player
+    three_years(world, player)
+    other = make_player(world.dbf, "900")
+    post(other, "BP", 100, D(2026, 1, 1))  # changes only on 1 Jan 2027
+    ranking_list_refresh(world.dbf, None, today=TODAY)
+    assert standings_ranking_roll(federation=world.dbf, today=TODAY) == 0
+    assert standings_ranking_roll(federation=world.dbf, today=D(2026, 3, 16)) == 1
+    entry = RankingListEntry.objects.get(player=player)
+    assert (entry.score, entry.changes_on) == (4702, D(2026, 9, 10))
+    assert RankingListEntry.objects.get(player=other).score == 600  # 1.00 MP · 6/11 → 600/1100
+    # The roll's result is what a computation from scratch on that day gives.
+    RankingListEntry.objects.all().delete()
+    ranking_list_refresh(world.dbf, None, today=D(2026, 3, 16))
+    assert RankingListEntry.objects.get(player=player).score == 4702
+
+
+def test_the_incremental_update_equals_the_full_rebuild_for_the_ranking_list_issue_18(world):
+    """Awards registered today and a year ago, a reversal, a robot award: the update after each, then the
+    rebuild over the kept rows and from scratch give the same rows."""
+    today = timezone.localdate()
+    a, b = make_player(world.dbf, "801"), make_player(world.dbf, "802")
+    robot = make_tournament(world.dbf, world.club_a, key="robots", robots=True)
+    post(a, "BP", 120, today)
+    post(a, "SP", 45, today - datetime.timedelta(days=400))
+    award = post(b, "GP", 300, today - datetime.timedelta(days=800))
+    post(b, "BP", -300, today, source="reversal", reverses=award)
+    post(b, "BP", 700, today, source="result", tournament=robot)
+    post(b, "BP", 80, today)
+    standings_refresh_players(federation=world.dbf, player_ids=[a.pk, b.pk])
+    incremental = sorted(RankingListEntry.objects.values_list("player_id", "federation_id", "score", "changes_on"))
+    assert [row[2] for row in incremental] == [6 * 120 + 3 * 45, 6 * 80]
+    standings_rebuild()
+    assert sorted(RankingListEntry.objects.values_list("player_id", "federation_id", "score", "changes_on")) == (
+        incremental
+    )
+    RankingListEntry.objects.all().delete()
+    standings_rebuild()
+    assert sorted(RankingListEntry.objects.values_list("player_id", "federation_id", "score", "changes_on")) == (
+        incremental
+    )
+
+
+def test_an_hbs_federation_has_no_ranking_list_issue_18(world, client):
+    hr = make_player(world.hbs, "501")
+    post(hr, "black", 40, timezone.localdate())
+    standings_refresh_players(federation=world.hbs, player_ids=[hr.pk])
+    assert not RankingListEntry.objects.filter(federation=world.hbs).exists()
+    response = client.get(reverse("public:ranking_list"), {"federation": world.hbs.pk})
+    assert response.status_code == 404
+
+
+@pytest.fixture
+def listed(world):
+    """Three DBf players with figures: Karen (club A, district Fyn), Bo (club B, district Nord), Ane (no club)."""
+    today = timezone.localdate()
+    bo = make_player(world.dbf, "700", first="Bo", last="Berg", club=world.club_b)
+    ane = make_player(world.dbf, "701", first="Ane", last="Dahl")
+    post(world.player, "GP", 250, today)
+    post(bo, "SP", 100, today)
+    post(ane, "BP", 50, today)
+    standings_refresh_players(federation=world.dbf, player_ids=[world.player.pk, bo.pk, ane.pk])
+    return world
+
+
+def names(response) -> list[str]:
+    return [row.record.player.last_name for row in response.context["table"].page.object_list]
+
+
+def test_the_ranking_list_page_ranks_by_the_figure_and_filters_like_the_rankings_issue_18(listed, client):
+    url = reverse("public:ranking_list")
+    response = client.get(url)
+    assert response.status_code == 200
+    assert names(response) == ["Jensen", "Berg", "Dahl"]
+    body = response.content.decode()
+    # 2.50 MP · 6/11 = 1.3636… → 1.36; 1.00 · 6/11 = 0.5454… → 0.55; 0.50 · 6/11 = 0.2727… → 0.27 (D-Q60).
+    assert ">1.36<" in body and ">0.55<" in body and ">0.27<" in body
+    assert names(client.get(url, {"federation": listed.dbf.pk, "club": listed.club_b.pk})) == ["Berg"]
+    assert names(client.get(url, {"region": listed.district.pk})) == ["Jensen"]
+    assert names(client.get(url, {"region": listed.circle.pk})) == ["Jensen"]
+    assert names(client.get(url, {"q": "dahl"})) == ["Dahl"]
+    assert client.get(url, {"federation": "99999999999999999999999"}).status_code == 400
+
+
+def test_a_robot_tournament_award_keeps_a_player_off_the_list_d_q58(world, client):
+    robot = make_tournament(world.dbf, world.club_a, key="robots", robots=True)
+    post(world.player, "BP", 500, timezone.localdate(), source="result", tournament=robot)
+    standings_refresh_players(federation=world.dbf, player_ids=[world.player.pk])
+    assert Award.objects.filter(player=world.player).count() == 1
+    assert not RankingListEntry.objects.exists()
+    response = client.get(reverse("public:ranking_list"))
+    assert response.status_code == 200 and names(response) == []
