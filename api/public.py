@@ -1,4 +1,4 @@
-"""The public reads of the API (no token): the rankings, a player, and the points calculator.
+"""The public reads of the API (no token): the rankings, DBf's ranking list, a player, and the points calculator.
 
 Moved here from ``masterpoints.public`` with their behaviour and paths (``/api/rankings``,
 ``/api/players/<number>``, ``/api/players/<federation>/<number>``, ``POST /api/calculator``); a federation,
@@ -17,15 +17,16 @@ from ninja import Query, Router, Schema
 
 from api.errors import ApiError
 from api.limits import limited_per_address
-from api.schemas import ErrorOut, PlayerMatchesOut, PlayerOut, RankingsOut
+from api.schemas import ErrorOut, PlayerMatchesOut, PlayerOut, RankingListOut, RankingsOut
 from clubs.models import Club
 from federation.models import Federation, Player, Region
 from federation.params import page_number
 from masterpoints.engine.cli import calculate
 from masterpoints.engine.common import KIND_DECIMALS, RequestError, format_units
+from masterpoints.engine.dbf.ranglist import shown_hundredths
 from masterpoints.models import Standing
 from masterpoints.public import selectors
-from masterpoints.public.filters import StandingFilter
+from masterpoints.public.filters import RankingListEntryFilter, StandingFilter
 from masterpoints.public.tables import balances, home_club_name, record_title
 
 router = Router(tags=["public"])
@@ -117,9 +118,7 @@ def rankings(request, filters: Query[RankingsQuery]):
     if not filterset.is_valid():
         (field, errors), *_rest = filterset.form.errors.get_json_data().items()
         raise ApiError(400, "BAD_PARAMETER", errors[0]["message"], field=field)
-    raw = filters.page_size or str(PAGE_SIZE)
-    size = min(PAGE_SIZE_MAX, max(1, int(raw))) if raw.isdecimal() else PAGE_SIZE
-    page = page_number(request)
+    size, page = _page_size(filters.page_size), page_number(request)
     rows = list(
         selectors.ranked(filterset.qs, scheme=filterset.scheme, kind=filterset.chosen_kind)[
             (page - 1) * size : page * size + 1
@@ -147,6 +146,59 @@ def rankings(request, filters: Query[RankingsQuery]):
         "federation": federation.code,
         "season": filterset.chosen_season,
         "kind": filterset.chosen_kind,
+        "page": page,
+        "page_size": size,
+        "next": _page_url(request, page + 1) if len(rows) > size else None,
+        "previous": _page_url(request, page - 1) if page > 1 else None,
+        "results": results,
+    }
+
+
+class RankingListQuery(Schema):
+    """The ranking list page's filters; anything not written in digits where a number is asked is ignored."""
+
+    federation: str | None = None
+    region: str | None = None
+    club: str | None = None
+    q: str | None = None
+    page: str | None = None
+    page_size: str | None = None
+
+
+def _page_size(raw: str | None) -> int:
+    raw = raw or str(PAGE_SIZE)
+    return min(PAGE_SIZE_MAX, max(1, int(raw))) if raw.isdecimal() else PAGE_SIZE
+
+
+@router.get("/ranking-list", response={200: RankingListOut, **ERRORS}, url_name="ranking_list")
+@limited_per_address(READ_RATE)
+def ranking_list(request, filters: Query[RankingListQuery]):
+    """DBf's ranking list ("ranglisten", D-Q56–D-Q60) with the page's filters (federation by code, region by
+    code, club by number, name or number), ``page`` and ``page_size`` (at most 100). A federation whose
+    scheme publishes no such list is a 404."""
+    federation = _federation(filters.federation)
+    rule = federation.scheme_info.ranking_list if federation is not None else None
+    if rule is None:
+        raise ApiError(404, "NO_RANKING_LIST", _("This federation publishes no ranking list."), field="federation")
+    filterset = RankingListEntryFilter(_filter_data(request, federation), request=request)
+    size, page = _page_size(filters.page_size), page_number(request)
+    rows = list(selectors.ranking_list_ranked(filterset.qs)[(page - 1) * size : page * size + 1])
+    see_hidden = selectors.can_see_hidden(request.user, federation)
+    results = [
+        {
+            "place": row.place,
+            "number": row.player.number,
+            "name": None if row.player.hide_name and not see_hidden else row.player.full_name,
+            "club": home_club_name(row) or None,
+            "title": record_title(row) or None,
+            "figure": format_units(shown_hundredths(row.score, rule), 2),
+            "url": _player_url(request, federation, row.player.number),
+        }
+        for row in rows[:size]
+    ]
+    return {
+        "federation": federation.code,
+        "as_of": selectors.today(),
         "page": page,
         "page_size": size,
         "next": _page_url(request, page + 1) if len(rows) > size else None,

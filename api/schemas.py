@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any, Literal
 
 from ninja import Field, Schema
@@ -136,6 +137,26 @@ class RankingsOut(Schema):
     next: str | None
     previous: str | None
     results: list[RankingRow]
+
+
+class RankingListRow(Schema):
+    place: int | None
+    number: str
+    name: str | None
+    club: str | None
+    title: str | None
+    figure: str = Field(description="MP per year, rounded half up to 2 decimals (D-Q60).")
+    url: str
+
+
+class RankingListOut(Schema):
+    federation: str
+    as_of: datetime.date
+    page: int
+    page_size: int
+    next: str | None
+    previous: str | None
+    results: list[RankingListRow]
 
 
 class PlayerOut(Schema):

@@ -160,3 +160,19 @@ def test_a_robot_tournament_award_keeps_a_player_off_the_list_d_q58(world, clien
     assert not RankingListEntry.objects.exists()
     response = client.get(reverse("public:ranking_list"))
     assert response.status_code == 200 and names(response) == []
+
+
+def test_the_api_serves_the_ranking_list_with_its_filters_and_refuses_hbs_issue_18(listed, client):
+    url = reverse("api:ranking_list")
+    response = client.get(url, {"federation": "dbf", "page_size": 2})
+    assert response.status_code == 200
+    data = response.json()
+    assert [(row["place"], row["number"], row["figure"]) for row in data["results"]] == [
+        (1, "12345", "1.36"),
+        (2, "700", "0.55"),
+    ]
+    assert data["next"] is not None and data["as_of"] == timezone.localdate().isoformat()
+    assert [row["number"] for row in client.get(url, {"club": "1002"}).json()["results"]] == ["700"]
+    assert [row["number"] for row in client.get(url, {"region": "fyn"}).json()["results"]] == ["12345"]
+    refused = client.get(url, {"federation": "hbs"})
+    assert refused.status_code == 404 and refused.json()["error"]["code"] == "NO_RANKING_LIST"
