@@ -13,6 +13,7 @@ from django.utils import timezone
 from masterpoints.models import Award, RankingListEntry
 from masterpoints.standings.ranking_list import ranking_list_refresh
 from masterpoints.standings.services import standings_ranking_roll, standings_rebuild, standings_refresh_players
+from masterpoints.standings.tasks import standings_ranking_roll_all
 from tests import factories
 from tests.factories import make_player, make_tournament
 
@@ -176,3 +177,17 @@ def test_the_api_serves_the_ranking_list_with_its_filters_and_refuses_hbs_issue_
     assert [row["number"] for row in client.get(url, {"region": "fyn"}).json()["results"]] == ["12345"]
     refused = client.get(url, {"federation": "hbs"})
     assert refused.status_code == 404 and refused.json()["error"]["code"] == "NO_RANKING_LIST"
+
+
+def test_the_daily_task_rolls_the_lists_of_the_federations_that_have_one_d_q59(world):
+    """Figures computed on 15 March 2026 are due long before today: the beat's task recomputes them for today
+    in DBf and passes HBS by (it has no list)."""
+    three_years(world, world.player)
+    ranking_list_refresh(world.dbf, None, today=TODAY)
+    assert standings_ranking_roll_all() == {"dbf": 1}
+    figures = RankingListEntry.objects.values_list("score", "changes_on")
+    rolled = figures.get(player=world.player)
+    assert rolled != (5737, D(2026, 3, 16))
+    RankingListEntry.objects.all().delete()
+    ranking_list_refresh(world.dbf, None)
+    assert figures.get(player=world.player) == rolled
