@@ -7,6 +7,7 @@ They look like the importers' :class:`~tournaments.importers.issues.Issue` (``co
 Code                        Severity  When
 ==========================  ========  ===================================================================
 CLUB_MISMATCH               error     the file names another club than the organiser chosen (a file for another club)
+CLUB_ALIAS                  info      the file's club id is one the club recorded as its own (D-Q40)
 DATE_IN_FUTURE              error     the event's date lies after today
 PLAYER_UNKNOWN              error     a membership number that is not on the federation's register (resolve it)
 PLAYER_UNIDENTIFIED         error     a player without a membership number (resolve it)
@@ -64,7 +65,18 @@ from tournaments.importers.issues import Location, Severity
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 CATALOGUE = {
-    "CLUB_MISMATCH": (E, _("The file is for club %(file_club)s, but you upload it for club %(club)s.")),
+    "CLUB_MISMATCH": (
+        E,
+        _(
+            "The file is for club %(file_club)s, but you upload it for club %(club)s. If %(file_club)s is the id "
+            "your scoring program writes for your club, record it below as your club's: later files with it are "
+            "then taken as yours."
+        ),
+    ),
+    "CLUB_ALIAS": (
+        INFO,
+        _("The file's club id %(file_club)s is recorded as club %(club)s's own (since %(date)s)."),
+    ),
     "DATE_IN_FUTURE": (E, _("The event's date %(date)s lies in the future.")),
     "PLAYER_UNKNOWN": (
         E,
@@ -94,7 +106,11 @@ CATALOGUE = {
     "ENGINE_REFUSED": (E, _("The points cannot be computed: %(field)s – %(message)s")),
     "RULESET_MISSING": (
         E,
-        _("No points rules of the federation are valid on %(date)s: the secretariat must add a dated rule set first."),
+        _(
+            "No points rules of the federation are valid on %(date)s. Rule sets on record (each valid from its "
+            "date): %(rule_sets)s. Ask the federation's secretariat to add a rule set valid from %(date)s or "
+            "earlier; then open this preview again."
+        ),
     ),
     "IMPORT_REFUSED": (E, _("The file could not be imported: %(message)s")),
     "TEAM_SHARE_ESTIMATED": (

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from masterpoints.uploads import names, summary
+from masterpoints.uploads.aliases import club_alias_record
 from masterpoints.uploads.forms import (
     ConfirmForm,
     EncodingForm,
@@ -42,6 +43,7 @@ from masterpoints.uploads.services import (
     results_upload_preview,
     results_upload_resolve,
 )
+from office.access import is_secretariat
 from tournaments.models import ResultUpload
 from tournaments.recognised import listed_for
 from tournaments.simultaneous import claimable
@@ -198,7 +200,25 @@ def _preview_context(request, upload: ResultUpload) -> dict:
         "page_query": urlencode({name: request.GET[name] for name in PAGE_PARAMETERS if request.GET.get(name)}),
         "encoding_form": EncodingForm(initial={"encoding": upload.facts.get("encoding", "")}),
         **_playing_time_context(upload, stored),
+        **_issue_actions(request, upload, stored),
         "confirm_form": ConfirmForm(),
+    }
+
+
+def _issue_actions(request, upload: ResultUpload, stored: dict) -> dict:
+    """What the preview offers beside its issues (issue 19): recording the file's club id as the club's own
+    on CLUB_MISMATCH (D-Q40), and to the secretariat the admin's "add rule set" for the event's date on
+    RULESET_MISSING."""
+    codes = {item["code"] for item in stored["issue_counts"]}
+    event = stored.get("event") or {}
+    pending = upload.status == ResultUpload.Status.PENDING
+    ruleset_add = ""
+    if "RULESET_MISSING" in codes and is_secretariat(request.user, upload.federation):
+        query = urlencode({"federation": upload.federation_id, "valid_from": event.get("date") or ""})
+        ruleset_add = f"{reverse('admin:federation_ruleset_add')}?{query}"
+    return {
+        "alias_offer": event.get("club_number", "") if pending and "CLUB_MISMATCH" in codes else "",
+        "ruleset_add_url": ruleset_add,
     }
 
 
@@ -323,6 +343,24 @@ def upload_playing_time(request, pk: int):
         )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
+    return redirect("uploads:preview", upload.pk)
+
+
+@login_required
+@require_POST
+def upload_club_alias(request, pk: int):
+    """ "This file is ours": record the file's club id as the upload's club's own (D-Q40)."""
+    upload = _own_upload(request, pk)
+    try:
+        alias = club_alias_record(actor=request.user, upload=upload)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            _("Club id %(id)s is recorded as %(club)s's: files naming it are taken as the club's.")
+            % {"id": alias.file_club_id, "club": alias.club},
+        )
     return redirect("uploads:preview", upload.pk)
 
 
