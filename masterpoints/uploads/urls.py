@@ -5,6 +5,7 @@ from masterpoints.uploads import views
 app_name = "uploads"
 urlpatterns = [
     path("upload/", views.upload, name="upload"),
+    path("uploads/", views.ResultUploadListView.as_view(), name="list"),
     path("uploads/<int:pk>/", views.upload_preview, name="preview"),
     path("uploads/<int:pk>/resolve/", views.upload_resolve, name="resolve"),
     path("uploads/<int:pk>/resolve-all/", views.upload_resolve_all, name="resolve_all"),
