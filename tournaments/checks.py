@@ -144,14 +144,16 @@ CATALOGUE = {
         E,
         _(
             "%(playing_time)s already had its top-16 with SP in the season %(season)s: %(other)s. A club holds one "
-            "top-16 per playing time per season (§ 403A2, § 443B2a)."
+            "top-16 per playing time per season (§ 403A2, § 443B2a): none is left for this playing time in "
+            "%(season)s."
         ),
     ),
     "TOP16_COMBINED_HELD": (
         E,
         _(
             "The club held its combined top-16 in the season %(season)s: %(other)s. A club holds one combined "
-            "top-16 or one per playing time, so no other top-16 with SP that season (§ 443B2, § 403A2)."
+            "top-16 or one per playing time, so no other top-16 with SP that season (§ 443B2, § 403A2): none is "
+            "left in %(season)s."
         ),
     ),
     "TOP16_PER_TIME_HELD": (
@@ -190,7 +192,7 @@ CATALOGUE = {
         E,
         _(
             "The club already held its alternative Klubsølv of the season %(season)s: %(other)s. It is one "
-            "tournament across all the club's playing times (§ 403A1, § 453)."
+            "tournament across all the club's playing times (§ 403A1, § 453): none is left in %(season)s."
         ),
     ),
     "PLAYING_TIME_CHOOSE": (

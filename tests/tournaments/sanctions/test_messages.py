@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from clubs.models import Club, PlayingTime
 from office.services import officer_assign
+from tournaments.checks import CheckIssue
 from tournaments.sanctions.rules import add_months, filing_deadline
 from tournaments.sanctions.services import sanction_apply
 
@@ -123,3 +124,18 @@ def test_the_form_preselects_no_club_for_a_director_of_two_issue_19(client, worl
     client.force_login(personas.director_a)
     form = client.get(reverse("sanctions:apply")).context["form"]
     assert form["club"].value() is None
+
+
+@pytest.mark.parametrize(
+    ("code", "params", "left"),
+    [
+        ("TOP16_PLAYING_TIME_HELD", {"playing_time": "Mandag aften"}, "none is left for this playing time in 2025/26"),
+        ("TOP16_COMBINED_HELD", {}, "none is left in 2025/26"),
+        ("ALTERNATIVE_KLUBSOLV_USED", {}, "none is left in 2025/26"),
+    ],
+)
+def test_a_refusal_on_a_seasons_quota_says_none_is_left_that_season_403a1_403a2_443b2(code, params, left):
+    """§ 403A2 and § 443B2: one top-16 per playing time (or one combined) a season; § 403A1 and § 453: one
+    alternative Klubsølv a season. The refusal says the season's quota is used up."""
+    issue = CheckIssue(code, params={"season": "2025/26", "other": "Top-16 (2025-10-06)", **params})
+    assert left in str(issue.message)
