@@ -69,8 +69,8 @@ CATALOGUE = {
         E,
         _(
             "The file is for club %(file_club)s, but you upload it for club %(club)s. If %(file_club)s is the id "
-            "your scoring program writes for your club, record it below as your club's: later files with it are "
-            "then taken as yours."
+            "your scoring program writes for your club, its director records it as the club's on the preview page "
+            "(D-Q40): later files with it are then taken as the club's."
         ),
     ),
     "CLUB_ALIAS": (

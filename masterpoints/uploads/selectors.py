@@ -71,7 +71,10 @@ def upload_playing_times(upload) -> list[PlayingTime]:
 def uploads_list(*, user, club: Club | None = None):
     """The uploads of "My uploads" (issue 19): those ``user`` uploaded, or with ``club`` every upload of that
     club (the caller checks the user may act for it), newest first, each with its ``state``: awaiting
-    confirmation, confirmed, superseded (confirmed, then replaced by a re-upload) or discarded."""
+    confirmation, confirmed, superseded (confirmed, then replaced by a re-upload) or discarded.
+
+    D-Q41: "my uploads" are those the user uploaded (whoever's club); a club's list holds every upload for the
+    club, whoever uploaded it; an upload for a region or the federation is only in its uploader's list."""
     found = (
         ResultUpload.objects.filter(club=club) if club is not None else ResultUpload.objects.filter(uploaded_by=user)
     )

@@ -187,7 +187,8 @@ def application_problems(application: SanctionApplication, *, today: datetime.da
 def filing_deadline(first_day: datetime.date) -> datetime.date:
     """The last day an application for a tournament starting ``first_day`` may be filed (§ 403B7): the latest
     day from which two months (:func:`add_months`) still end on or before ``first_day``. Two months before
-    it, moved forward over the days a shorter month clamps (30 April: 28 or 29 February)."""
+    it, moved forward over the days a shorter month clamps (30 April: 28 or 29 February). D-Q42: the refusal
+    names this day as the deadline, and the earliest first day an application filed today may have."""
     deadline = add_months(first_day, -MONTHS_AHEAD)
     while add_months(deadline + datetime.timedelta(days=1), MONTHS_AHEAD) <= first_day:
         deadline += datetime.timedelta(days=1)

@@ -100,6 +100,10 @@ def test_the_preview_offers_the_alias_and_posts_it_with_csrf_d_q40(client, world
     response = client.post(reverse("uploads:club_alias", args=[created.pk]))
     assert response.status_code == 302
     assert ClubAlias.objects.get().club == world.club_a
+    again = client.get(reverse("uploads:preview", args=[created.pk]))
+    assert again.context["alias_offer"] == ""
+    assert {"CLUB_ALIAS"} <= {group["code"] for group in again.context["issues"]}
+    assert "CLUB_MISMATCH" not in {group["code"] for group in again.context["issues"]}
 
 
 def test_another_clubs_director_cannot_post_the_alias_d_q40(client, world, personas, register):
