@@ -7,6 +7,7 @@ They look like the importers' :class:`~tournaments.importers.issues.Issue` (``co
 Code                        Severity  When
 ==========================  ========  ===================================================================
 CLUB_MISMATCH               error     the file names another club than the organiser chosen (a file for another club)
+CLUB_ALIAS                  info      the file's club id is one the club recorded as its own (D-Q40)
 DATE_IN_FUTURE              error     the event's date lies after today
 PLAYER_UNKNOWN              error     a membership number that is not on the federation's register (resolve it)
 PLAYER_UNIDENTIFIED         error     a player without a membership number (resolve it)
@@ -64,7 +65,18 @@ from tournaments.importers.issues import Location, Severity
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 CATALOGUE = {
-    "CLUB_MISMATCH": (E, _("The file is for club %(file_club)s, but you upload it for club %(club)s.")),
+    "CLUB_MISMATCH": (
+        E,
+        _(
+            "The file is for club %(file_club)s, but you upload it for club %(club)s. If %(file_club)s is the id "
+            "your scoring program writes for your club, its director records it as the club's on the preview page "
+            "(D-Q40): later files with it are then taken as the club's."
+        ),
+    ),
+    "CLUB_ALIAS": (
+        INFO,
+        _("The file's club id %(file_club)s is recorded as club %(club)s's own (since %(date)s)."),
+    ),
     "DATE_IN_FUTURE": (E, _("The event's date %(date)s lies in the future.")),
     "PLAYER_UNKNOWN": (
         E,
@@ -94,7 +106,11 @@ CATALOGUE = {
     "ENGINE_REFUSED": (E, _("The points cannot be computed: %(field)s – %(message)s")),
     "RULESET_MISSING": (
         E,
-        _("No points rules of the federation are valid on %(date)s: the secretariat must add a dated rule set first."),
+        _(
+            "No points rules of the federation are valid on %(date)s. Rule sets on record (each valid from its "
+            "date): %(rule_sets)s. Ask the federation's secretariat to add a rule set valid from %(date)s or "
+            "earlier; then open this preview again."
+        ),
     ),
     "IMPORT_REFUSED": (E, _("The file could not be imported: %(message)s")),
     "TEAM_SHARE_ESTIMATED": (
@@ -128,14 +144,16 @@ CATALOGUE = {
         E,
         _(
             "%(playing_time)s already had its top-16 with SP in the season %(season)s: %(other)s. A club holds one "
-            "top-16 per playing time per season (§ 403A2, § 443B2a)."
+            "top-16 per playing time per season (§ 403A2, § 443B2a): none is left for this playing time in "
+            "%(season)s."
         ),
     ),
     "TOP16_COMBINED_HELD": (
         E,
         _(
             "The club held its combined top-16 in the season %(season)s: %(other)s. A club holds one combined "
-            "top-16 or one per playing time, so no other top-16 with SP that season (§ 443B2, § 403A2)."
+            "top-16 or one per playing time, so no other top-16 with SP that season (§ 443B2, § 403A2): none is "
+            "left in %(season)s."
         ),
     ),
     "TOP16_PER_TIME_HELD": (
@@ -174,7 +192,7 @@ CATALOGUE = {
         E,
         _(
             "The club already held its alternative Klubsølv of the season %(season)s: %(other)s. It is one "
-            "tournament across all the club's playing times (§ 403A1, § 453)."
+            "tournament across all the club's playing times (§ 403A1, § 453): none is left in %(season)s."
         ),
     ),
     "PLAYING_TIME_CHOOSE": (

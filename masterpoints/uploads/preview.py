@@ -22,11 +22,12 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Player
-from federation.rulesets import rules_or_built_in
+from federation.rulesets import rule_sets_on_record, rules_or_built_in
 from masterpoints.engine.common import RequestError
 from masterpoints.engine_text import reason_text_lazy
 from masterpoints.uploads import claims, names, scoring
 from masterpoints.uploads.lines import Difference, EntryLine, GroupLine, PlayerLine, Preview, event_key
+from masterpoints.uploads.models import ClubAlias, club_id_key
 from tournaments import recognised
 from tournaments.checks import CheckIssue
 from tournaments.importers import parse_results
@@ -172,11 +173,7 @@ def _blocks_computation(issue) -> bool:
 def _check_event(preview: Preview, today: datetime.date) -> None:
     upload, event, facts = preview.upload, preview.event, preview.upload.facts
     if upload.club_id and event.club_number and _same_number(event.club_number, upload.club.number) is False:
-        preview.issues.append(
-            CheckIssue(
-                "CLUB_MISMATCH", Location(path="CLUB"), {"file_club": event.club_number, "club": upload.club.number}
-            )
-        )
+        preview.issues.append(_club_issue(upload, event.club_number))
     if event.date and event.date > today:
         preview.issues.append(CheckIssue("DATE_IN_FUTURE", params={"date": event.date.isoformat()}))
     organiser_kind = facts.get("organiser_kind", "club")
@@ -235,6 +232,17 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     )
     if duplicate:
         preview.issues.append(CheckIssue("DUPLICATE_FILE", params={"date": duplicate.confirmed_at.date().isoformat()}))
+
+
+def _club_issue(upload: ResultUpload, file_club: str) -> CheckIssue:
+    """CLUB_MISMATCH, or the notice CLUB_ALIAS when the club recorded the file's club id as its own (D-Q40)."""
+    alias = ClubAlias.objects.filter(
+        federation_id=upload.federation_id, club_id=upload.club_id, file_club_id=club_id_key(file_club)
+    ).first()
+    params = {"file_club": file_club, "club": upload.club.number}
+    if alias is None:
+        return CheckIssue("CLUB_MISMATCH", Location(path="CLUB"), params)
+    return CheckIssue("CLUB_ALIAS", Location(path="CLUB"), {**params, "date": alias.recorded_at.date().isoformat()})
 
 
 def _same_number(a: str, b: str) -> bool:
@@ -380,7 +388,7 @@ def _compute(preview: Preview) -> None:
         preview.issues.append(CheckIssue("ENGINE_REFUSED", params={"field": error.field, "message": error.message}))
         return
     except LookupError:
-        preview.issues.append(CheckIssue("RULESET_MISSING", params={"date": preview.event.date.isoformat()}))
+        preview.issues.append(_ruleset_missing(preview))
         return
     for award in result.awards:
         by_key[award.player].awards.append(award)
@@ -392,6 +400,14 @@ def _compute(preview: Preview) -> None:
         issue = CheckIssue("NOTHING_AWARDED", params={"group": group_name, "reason": reason_text_lazy(reason)})
         preview.issues.append(issue)
     _compare_supplied_awards(preview)
+
+
+def _ruleset_missing(preview: Preview) -> CheckIssue:
+    """RULESET_MISSING naming the rule sets on record with their dates (issue 19), so the director knows
+    what to ask the secretariat for."""
+    found = rule_sets_on_record(preview.upload.federation)
+    listed = "; ".join(f"{name} {valid_from.isoformat()}" for name, valid_from in found) or "–"
+    return CheckIssue("RULESET_MISSING", params={"date": preview.event.date.isoformat(), "rule_sets": listed})
 
 
 def _compare_supplied_awards(preview: Preview) -> None:

@@ -1,10 +1,17 @@
-"""Reads of the upload flow: for whom a user may upload, and the playing times of those clubs."""
+"""Reads of the upload flow: for whom a user may upload, the playing times of those clubs, and the lists of
+uploads ("My uploads", a club's uploads)."""
 
 from __future__ import annotations
+
+from django.db.models import Case, F, Q, Value, When
 
 from clubs.models import Club, PlayingTime
 from federation.models import Federation, Region
 from office.models import Officer
+from tournaments.models import ResultUpload
+
+#: The state of a confirmed upload whose tournament a re-upload replaced (beside ``ResultUpload.Status``).
+SUPERSEDED = "superseded"
 
 
 def upload_organisers(user) -> dict[Federation, list[tuple[str, str, object]]]:
@@ -59,3 +66,21 @@ def upload_playing_times(upload) -> list[PlayingTime]:
     chosen = str(upload.facts.get("playing_time") or "")
     found = PlayingTime.objects.filter(club_id=upload.club_id).select_related("club")
     return [pt for pt in found.order_by("weekday", "part_of_day") if pt.active or str(pt.pk) == chosen]
+
+
+def uploads_list(*, user, club: Club | None = None):
+    """The uploads of "My uploads" (issue 19): those ``user`` uploaded, or with ``club`` every upload of that
+    club (the caller checks the user may act for it), newest first, each with its ``state``: awaiting
+    confirmation, confirmed, superseded (confirmed, then replaced by a re-upload) or discarded.
+
+    D-Q41: "my uploads" are those the user uploaded (whoever's club); a club's list holds every upload for the
+    club, whoever uploaded it; an upload for a region or the federation is only in its uploader's list."""
+    found = (
+        ResultUpload.objects.filter(club=club) if club is not None else ResultUpload.objects.filter(uploaded_by=user)
+    )
+    superseded = Q(status=ResultUpload.Status.CONFIRMED, tournament__is_current=False)
+    return (
+        found.select_related("federation", "club", "region", "tournament")
+        .annotate(state=Case(When(superseded, then=Value(SUPERSEDED)), default=F("status")))
+        .order_by("-created_at", "-pk")
+    )

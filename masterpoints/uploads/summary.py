@@ -30,13 +30,13 @@ from federation.models import Player
 from masterpoints.engine.common import KIND_DECIMALS
 from masterpoints.uploads import names
 from masterpoints.uploads.lines import EntryLine, PlayerLine, Preview
-from masterpoints.uploads.models import RememberedResolution
+from masterpoints.uploads.models import ClubAlias, RememberedResolution
 from tournaments.importers.issues import Location
 from tournaments.models import ResultUpload, Tournament
 
 #: Part of the fingerprint: raise it when the summary's shape or what the preview checks changes, so that
 #: summaries stored by the earlier code are built again.
-SUMMARY_VERSION = 6
+SUMMARY_VERSION = 7
 #: A stored summary older than this is built again even when its fingerprint holds: the fingerprint
 #: cannot see every change of the register (a member's status or name), a rule set, a sanction or the
 #: list of recognised tournaments. Confirming checks against the register of its own moment anyway.
@@ -53,12 +53,13 @@ def fingerprint(upload: ResultUpload, *, today: datetime.date) -> str:
     chosen encoding among them), the resolutions, the status, the day (``DATE_IN_FUTURE``) and what can be
     read cheaply of the register: the federation's players (count and newest) and its newest tournament
     (a version confirmed meanwhile is superseded by this one, ``SUPERSEDES``) and the club's remembered
-    resolutions (``RESOLUTION_REMEMBERED``)."""
+    resolutions (``RESOLUTION_REMEMBERED``) and club ids (``CLUB_ALIAS``)."""
     players = Player.objects.filter(federation_id=upload.federation_id).aggregate(n=Count("pk"), last=Max("pk"))
     tournaments = Tournament.objects.filter(federation_id=upload.federation_id).aggregate(last=Max("pk"))
     remembered = RememberedResolution.objects.filter(club_id=upload.club_id or 0).aggregate(
         n=Count("pk"), last=Max("updated_at")
     )
+    aliases = ClubAlias.objects.filter(club_id=upload.club_id or 0).aggregate(n=Count("pk"), last=Max("pk"))
     basis = {
         "version": SUMMARY_VERSION,
         "sha256": upload.sha256,
@@ -70,6 +71,7 @@ def fingerprint(upload: ResultUpload, *, today: datetime.date) -> str:
         "players": [players["n"], players["last"]],
         "tournaments": tournaments["last"],
         "remembered": [remembered["n"], remembered["last"]],
+        "aliases": [aliases["n"], aliases["last"]],
     }
     return hashlib.sha256(json.dumps(basis, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -186,6 +188,7 @@ def _event(preview: Preview) -> dict[str, Any] | None:
         return None
     return {
         "name": event.name or "",
+        "club_number": event.club_number or "",
         "date": event.date.isoformat() if event.date else None,
         "format": event.format,
         "version": event.version or "",

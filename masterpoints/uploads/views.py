@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Page, Paginator
 from django.http import Http404
@@ -15,8 +16,13 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
+from django_filters.views import FilterView
+from django_tables2 import SingleTableMixin
 
+from clubs.models import Club
 from masterpoints.uploads import names, summary
+from masterpoints.uploads.aliases import club_alias_record
+from masterpoints.uploads.filters import ResultUploadFilter
 from masterpoints.uploads.forms import (
     ConfirmForm,
     EncodingForm,
@@ -30,7 +36,12 @@ from masterpoints.uploads.resolving import (
     results_upload_remaining_as_guests,
     results_upload_resolve_many,
 )
-from masterpoints.uploads.selectors import organiser_playing_times, upload_organisers, upload_playing_times
+from masterpoints.uploads.selectors import (
+    organiser_playing_times,
+    upload_organisers,
+    upload_playing_times,
+    uploads_list,
+)
 from masterpoints.uploads.services import (
     UNCHECKED,
     check_organiser,
@@ -42,6 +53,8 @@ from masterpoints.uploads.services import (
     results_upload_preview,
     results_upload_resolve,
 )
+from masterpoints.uploads.tables import ResultUploadTable
+from office.access import can_act_for_club, is_secretariat
 from tournaments.models import ResultUpload
 from tournaments.recognised import listed_for
 from tournaments.simultaneous import claimable
@@ -51,6 +64,29 @@ from tournaments.simultaneous import claimable
 ENTRIES_PER_PAGE = 100
 PLAYERS_PER_PAGE = 25
 PAGE_PARAMETERS = ("page", "players")
+
+
+class ResultUploadListView(LoginRequiredMixin, SingleTableMixin, FilterView):
+    """ "My uploads" (issue 19): the user's own uploads, or with ``?club=`` every upload of a club they may act
+    for (a director their own clubs, the secretariat its federation's); another club's list is refused (403)."""
+
+    table_class = ResultUploadTable
+    filterset_class = ResultUploadFilter
+    template_name = "masterpoints/uploads/resultupload_list.html"
+    paginate_by = 50
+
+    def get_queryset(self):
+        raw = self.request.GET.get("club") or ""
+        if not raw:
+            return uploads_list(user=self.request.user)
+        if not (raw.isascii() and raw.isdecimal() and len(raw) <= 18):
+            raise Http404(_("There is no such club."))
+        club = get_object_or_404(Club, pk=int(raw))
+        if not can_act_for_club(self.request.user, club):
+            raise PermissionDenied(
+                _("You may see the uploads of your own clubs only; %(club)s is not one of them.") % {"club": club.name}
+            )
+        return uploads_list(user=self.request.user, club=club)
 
 
 @login_required
@@ -198,7 +234,25 @@ def _preview_context(request, upload: ResultUpload) -> dict:
         "page_query": urlencode({name: request.GET[name] for name in PAGE_PARAMETERS if request.GET.get(name)}),
         "encoding_form": EncodingForm(initial={"encoding": upload.facts.get("encoding", "")}),
         **_playing_time_context(upload, stored),
+        **_issue_actions(request, upload, stored),
         "confirm_form": ConfirmForm(),
+    }
+
+
+def _issue_actions(request, upload: ResultUpload, stored: dict) -> dict:
+    """What the preview offers beside its issues (issue 19): recording the file's club id as the club's own
+    on CLUB_MISMATCH (D-Q40), and to the secretariat the admin's "add rule set" for the event's date on
+    RULESET_MISSING."""
+    codes = {item["code"] for item in stored["issue_counts"]}
+    event = stored.get("event") or {}
+    pending = upload.status == ResultUpload.Status.PENDING
+    ruleset_add = ""
+    if "RULESET_MISSING" in codes and is_secretariat(request.user, upload.federation):
+        query = urlencode({"federation": upload.federation_id, "valid_from": event.get("date") or ""})
+        ruleset_add = f"{reverse('admin:federation_ruleset_add')}?{query}"
+    return {
+        "alias_offer": event.get("club_number", "") if pending and "CLUB_MISMATCH" in codes else "",
+        "ruleset_add_url": ruleset_add,
     }
 
 
@@ -323,6 +377,24 @@ def upload_playing_time(request, pk: int):
         )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
+    return redirect("uploads:preview", upload.pk)
+
+
+@login_required
+@require_POST
+def upload_club_alias(request, pk: int):
+    """ "This file is ours": record the file's club id as the upload's club's own (D-Q40)."""
+    upload = _own_upload(request, pk)
+    try:
+        alias = club_alias_record(actor=request.user, upload=upload)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            _("Club id %(id)s is recorded as %(club)s's: files naming it are taken as the club's.")
+            % {"id": alias.file_club_id, "club": alias.club},
+        )
     return redirect("uploads:preview", upload.pk)
 
 

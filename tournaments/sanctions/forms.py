@@ -51,9 +51,14 @@ class SanctionApplicationForm(forms.Form):
 
     def __init__(self, *args, clubs, **kwargs):
         """``clubs``: those the user files for; the playing times offered are their active ones (§ 403B1–2),
-        and the basis says each club's founding year on record, which its jubilee years count from (§ 403B4)."""
+        and the basis says each club's founding year on record, which its jubilee years count from (§ 403B4).
+        A director of one club finds it chosen (issue 19)."""
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = clubs
+        only = list(clubs[:2])
+        if len(only) == 1:
+            self.fields["club"].initial = only[0].pk
+            self.fields["club"].empty_label = None
         self.fields["basis"].help_text = _(
             "A jubilee GP tournament needs a year in which the club is a number of years old divisible by 5, "
             "counted from its founding year on record (§ 403B4): %(years)s."

@@ -51,8 +51,9 @@ REFUSALS = {
     "NOT_DBF": _("Sanctions are a DBf rule (§ 403); this club's federation has no sanctions."),
     "NO_DISTRICT": _("The club belongs to no district, and applications are filed with the district (§ 403B7)."),
     "FILED_TOO_LATE": _(
-        "An application must reach the district at least two months before the tournament, so by %(latest)s "
-        "for a tournament starting %(date)s (§ 403B7)."
+        "An application must reach the district at least two months before the tournament (§ 403B7): for a "
+        "tournament starting %(date)s the deadline was %(deadline)s. Filed today, the earliest first day is "
+        "%(earliest)s."
     ),
     "ENTRY_DEADLINE_AFTER_START": _("The entry deadline must not lie after the tournament's first day."),
     "PLAYING_TIME_REQUIRED": _(
@@ -61,7 +62,7 @@ REFUSALS = {
     ),
     "QUOTA_USED": _(
         "%(playing_time)s already has its tournament with %(quota)s MP in %(year)s (%(other)s): one per "
-        "playing time per year (%(rule)s)."
+        "playing time per year (%(rule)s). Left for this playing time in %(year)s: %(left)s."
     ),
     "EXTRA_SP_ONLY": _("Only SP can be sanctioned beyond the playing times' quota (§ 403B3)."),
     "JUBILEE_GP_ONLY": _("The jubilee sanction is for GP (§ 403B4)."),
@@ -73,7 +74,10 @@ REFUSALS = {
         "%(year)s is not a jubilee year of %(club)s: founded in %(founded)s, it is %(age)s years old in %(year)s, "
         "and a jubilee is a number of years divisible by 5 (§ 403B4). Jubilee years near it: %(qualifying)s."
     ),
-    "JUBILEE_USED": _("The club already has two jubilee GP tournaments in %(year)s: at most two a year (§ 403B4)."),
+    "JUBILEE_USED": _(
+        "The club already has %(count)s jubilee GP tournaments in %(year)s (%(others)s): at most %(limit)s a year "
+        "(§ 403B4), so none is left in %(year)s."
+    ),
     "DISPENSATION_NOT_FOR_GP": _("DBf's secretariat cannot dispense from the conditions for GP (§ 403B6e)."),
     "DISPENSATION_UNKNOWN": _("Dispensation is possible from § 403B5b, c and d only (§ 403B5e)."),
     "DISPENSATION_REASON_MISSING": _(
@@ -88,7 +92,8 @@ REFUSALS = {
         "The advertisement must appear at least 14 days before the entry deadline, so by %(latest)s (%(rule)s)."
     ),
     "BOARDS_TOO_FEW": _(
-        "%(boards)s boards do not pay %(category)s (%(board_rule)s); a sanctioned form must (%(rule)s)."
+        "%(boards)s boards do not pay %(category)s: at least %(need)s boards are needed (%(board_rule)s), and a "
+        "sanctioned form must pay (%(rule)s)."
     ),
     "NOT_AWAITING_DISTRICT": _("This application is no longer with the district: it is %(status)s."),
     "DISTRICT_DECIDES": _(
@@ -179,12 +184,31 @@ def application_problems(application: SanctionApplication, *, today: datetime.da
     return problems
 
 
+def filing_deadline(first_day: datetime.date) -> datetime.date:
+    """The last day an application for a tournament starting ``first_day`` may be filed (§ 403B7): the latest
+    day from which two months (:func:`add_months`) still end on or before ``first_day``. Two months before
+    it, moved forward over the days a shorter month clamps (30 April: 28 or 29 February). D-Q42: the refusal
+    names this day as the deadline, and the earliest first day an application filed today may have."""
+    deadline = add_months(first_day, -MONTHS_AHEAD)
+    while add_months(deadline + datetime.timedelta(days=1), MONTHS_AHEAD) <= first_day:
+        deadline += datetime.timedelta(days=1)
+    return deadline
+
+
 def _date_problems(app: SanctionApplication, today: datetime.date) -> list[ValidationError]:
-    """Filed at least two months before the first day (§ 403B7); the entry deadline not after it."""
+    """Filed at least two months before the first day (§ 403B7); the entry deadline not after it. The refusal
+    names the deadline of this tournament and the earliest first day an application filed today can have."""
     problems = []
-    latest = add_months(today, MONTHS_AHEAD)
-    if app.date < latest:
-        problems.append(refusal("FILED_TOO_LATE", latest=latest.isoformat(), date=app.date.isoformat()))
+    earliest = add_months(today, MONTHS_AHEAD)
+    if app.date < earliest:
+        problems.append(
+            refusal(
+                "FILED_TOO_LATE",
+                date=app.date.isoformat(),
+                deadline=filing_deadline(app.date).isoformat(),
+                earliest=earliest.isoformat(),
+            )
+        )
     if app.entry_deadline > app.date:
         problems.append(refusal("ENTRY_DEADLINE_AFTER_START"))
     return problems
@@ -225,7 +249,23 @@ def _board_problems(app: SanctionApplication, rule: str) -> list[ValidationError
     n1, board_rule = quota_n1(app.category, "club", app.boards, rules)
     if n1 != 0:
         return []
-    return [refusal("BOARDS_TOO_FEW", boards=app.boards, category=app.category, board_rule=board_rule, rule=f"{rule}d")]
+    need = boards_paying(app.category, rules)
+    return [
+        refusal(
+            "BOARDS_TOO_FEW",
+            boards=app.boards,
+            category=app.category,
+            need=need,
+            board_rule=board_rule,
+            rule=f"{rule}d",
+        )
+    ]
+
+
+def boards_paying(category: str, rules) -> int:
+    """The fewest boards a club's tournament of ``category`` needs to pay anything: SP from the half quota's
+    boards (§ 405B7c, 27), GP at a club from its full quota's (§ 405B7g, 54), as the rule set in force says."""
+    return rules.sp_boards_half if category == "SP" else rules.gp_club_boards_full
 
 
 def _basis_problems(app: SanctionApplication) -> list[ValidationError]:
@@ -241,8 +281,17 @@ def _basis_problems(app: SanctionApplication) -> list[ValidationError]:
     if app.category != "GP":
         problems.append(refusal("JUBILEE_GP_ONLY"))
     problems += _jubilee_year_problems(app)
-    if live.filter(basis=App.Basis.JUBILEE).count() >= JUBILEE_PER_YEAR:
-        problems.append(refusal("JUBILEE_USED", year=app.date.year))
+    held = list(live.filter(basis=App.Basis.JUBILEE).order_by("date").values_list("name", flat=True))
+    if len(held) >= JUBILEE_PER_YEAR:
+        problems.append(
+            refusal(
+                "JUBILEE_USED",
+                year=app.date.year,
+                count=len(held),
+                others="; ".join(held),
+                limit=JUBILEE_PER_YEAR,
+            )
+        )
     return problems
 
 
@@ -299,6 +348,8 @@ def _quota_problems(app: SanctionApplication, live) -> list[ValidationError]:
     if other is None:
         return []
     full = app.quota == App.Quota.FULL
+    held = set(live.filter(basis=App.Basis.QUOTA, playing_time=app.playing_time).values_list("quota", flat=True))
+    left = [str(label) for value, label in App.Quota.choices if value not in held]
     return [
         refusal(
             "QUOTA_USED",
@@ -307,5 +358,6 @@ def _quota_problems(app: SanctionApplication, live) -> list[ValidationError]:
             year=app.date.year,
             other=other.name,
             rule="§ 403B1" if full else "§ 403B2",
+            left=", ".join(left) or _("none (only an extra SP sanction, § 403B3)"),
         )
     ]
