@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('clubs', '0003_club_founding_year'),
         ('federation', '0005_player_search_name'),
-        ('masterpoints', '0013_remembered_resolution'),
+        ('masterpoints', '0014_ranking_list_entry'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
