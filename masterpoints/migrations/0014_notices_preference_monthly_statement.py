@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
                     "monthly_statement",
                     models.BooleanField(
                         default=False,
-                        help_text="The points registered in the month and what is still missing for the next title or category.",
+                        help_text="The month's registered points and what the next title or category still needs.",
                         verbose_name="monthly statement by e-mail",
                     ),
                 ),

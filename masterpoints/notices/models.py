@@ -16,7 +16,7 @@ class NoticePreference(models.Model):
     monthly_statement = models.BooleanField(
         _("monthly statement by e-mail"),
         default=False,
-        help_text=_("The points registered in the month and what is still missing for the next title or category."),
+        help_text=_("The month's registered points and what the next title or category still needs."),
     )
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

@@ -44,7 +44,8 @@ _UNSUBSCRIBE_SALT = "masterpoints.notices.unsubscribe"
 REFUSALS = {
     "MONTH_NOT_OVER": _("The statement of %(month)s is sent once the month is over, from %(next)s on."),
     "UNSUBSCRIBE_INVALID": _(
-        "This unsubscribe link is not valid: it was changed or cut short. Use the link in the mail as it is, or log in and change it on My page."
+        "This unsubscribe link is not valid: it was changed or cut short. Use the link in the mail as it is, "
+        "or log in and change it on My page."
     ),
 }
 
