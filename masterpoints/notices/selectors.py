@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from federation.models import Player
-from masterpoints.models import CorrectionRequest
+from masterpoints.models import CorrectionRequest, NoticePreference
 
 
 def player_of(user) -> Player | None:
@@ -17,3 +17,8 @@ def corrections_of(player: Player):
     """The correction requests about ``player``, filed by themselves or by a director for them, newest first;
     never another player's."""
     return CorrectionRequest.objects.filter(player=player).select_related("tournament").order_by("-created_at")
+
+
+def wants_statement(player: Player) -> bool:
+    """Has ``player`` opted into the monthly statement (no row: not)?"""
+    return NoticePreference.objects.filter(player=player, monthly_statement=True).exists()

@@ -84,10 +84,6 @@ def notice_preference_set(*, actor, player: Player, monthly_statement: bool) -> 
     return preference
 
 
-def wants_statement(player: Player) -> bool:
-    return NoticePreference.objects.filter(player=player, monthly_statement=True).exists()
-
-
 # --- one player's statement ------------------------------------------------------------------------------
 
 

@@ -12,8 +12,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from masterpoints.notices.forms import NoticePreferenceForm
-from masterpoints.notices.selectors import corrections_of, player_of
-from masterpoints.notices.services import notice_preference_set, player_for_unsubscribe, wants_statement
+from masterpoints.notices.selectors import corrections_of, player_of, wants_statement
+from masterpoints.notices.services import notice_preference_set, player_for_unsubscribe
 
 
 def _own_player(request):
