@@ -264,6 +264,8 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "masterpoints@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+#: The site's address as players reach it: the start of the links in mails a job writes (no request to ask).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 # --- Cache: per process without CACHE_URL, shared in Redis with it ----------------------------------------
 
@@ -341,6 +343,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "title-mail-monthly": {
         "task": "masterpoints.title_mail.tasks.title_mail_monthly",
         "schedule": crontab(hour=7, minute=0, day_of_month=1, month_of_year="9-12,1-4"),
+    },
+    # The players' monthly statements of the month just ended (issue 18), on the month's first seven days: each
+    # run writes only the statements no earlier run wrote (one per player and month).
+    "notices-monthly-statement": {
+        "task": "masterpoints.notices.tasks.monthly_statements",
+        "schedule": crontab(hour=7, minute=30, day_of_month="1-7"),
     },
     # The outbox's e-mails and tasks that no drain after commit sent (broker or SMTP away, a worker killed).
     # A run not started within 50 s is dropped: the next one comes a minute later.

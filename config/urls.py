@@ -5,6 +5,8 @@ from django.contrib import admin
 from django.urls import include, path
 from django_otp.admin import OTPAdminAuthenticationForm, OTPAdminSite
 
+from office.accounts.urls import password_reset_urls
+
 
 class OfficeAdminSite(OTPAdminSite):
     """The admin. With ``ADMIN_REQUIRE_OTP`` it is django-otp's OTPAdminSite: only staff who signed in with
@@ -42,6 +44,9 @@ urlpatterns = [
     path("", include("masterpoints.transition.urls")),
     path("", include("masterpoints.public.urls")),
     path("", include("api.urls")),
+    path("", include("masterpoints.notices.urls")),
+    path("accounts/", include(password_reset_urls)),
+    path("accounts/", include("office.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

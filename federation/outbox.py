@@ -63,8 +63,10 @@ def enqueue_mail(
     html: str = "",
     cc: Iterable[str] = (),
     from_email: str | None = None,
+    headers: dict[str, str] | None = None,
 ) -> Outbox:
-    """An e-mail, sent once the current transaction commits (and retried until it is)."""
+    """An e-mail, sent once the current transaction commits (and retried until it is); ``headers`` are extra
+    message headers (``List-Unsubscribe``)."""
     payload = {
         "subject": subject,
         "body": body,
@@ -73,6 +75,8 @@ def enqueue_mail(
         "to": list(to),
         "cc": list(cc),
     }
+    if headers:
+        payload["headers"] = dict(headers)
     return _enqueue(Outbox.Kind.MAIL, payload)
 
 
@@ -206,7 +210,13 @@ def _send_mail(payload: dict, mailer) -> None:
     mailer.open()
     to, cc = payload.get("to") or [], payload.get("cc") or []
     message = EmailMultiAlternatives(
-        payload["subject"], payload["body"], payload["from_email"], to, cc=cc, connection=mailer
+        payload["subject"],
+        payload["body"],
+        payload["from_email"],
+        to,
+        cc=cc,
+        connection=mailer,
+        headers=payload.get("headers") or None,
     )
     if payload.get("html"):
         message.attach_alternative(payload["html"], "text/html")

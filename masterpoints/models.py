@@ -93,6 +93,7 @@ class Award(AppendOnlyModel):
 from masterpoints.corrections.models import CorrectionRequest, CorrectionWindow  # noqa: E402
 from masterpoints.cups.models import CupSeries, CupWin  # noqa: E402
 from masterpoints.foreign.models import ForeignConversion, ForeignPoints  # noqa: E402
+from masterpoints.notices.models import MonthlyStatement, NoticePreference  # noqa: E402
 from masterpoints.standings.models import (  # noqa: E402
     RankingListEntry,
     SeasonStanding,
@@ -112,6 +113,8 @@ __all__ = [
     "CupWin",
     "ForeignConversion",
     "ForeignPoints",
+    "MonthlyStatement",
+    "NoticePreference",
     "RankingListEntry",
     "RememberedResolution",
     "SeasonStanding",

@@ -8,8 +8,8 @@ serve and writes only in those whose secretariat they are.
 
 from django import forms
 from django.apps import apps
-from django.contrib import admin
-from django.core.exceptions import PermissionDenied
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import CharField, Q
 from django.db.models.functions import Cast
 from django.utils.translation import gettext_lazy as _
@@ -19,6 +19,8 @@ from federation.admin_base import FederationScopedAdmin, ReadOnlyAdmin, federati
 from federation.models import AuditEvent, Federation, Player, Region, RuleSet
 from federation.rulesets import check_payload
 from office.access import admin_scope, may_appoint
+from office.accounts.services import player_login_invite
+from office.accounts.views import site_of
 from office.models import Officer
 from office.register.admin import RegisterImportMixin
 from office.services import officer_assign, officer_revoke
@@ -66,6 +68,22 @@ class PlayerAdmin(RegisterImportMixin, FederationScopedAdmin):
     list_select_related = ["federation"]
     raw_id_fields = ["user"]
     date_hierarchy = "dues_paid_until"
+    actions = ["invite_to_log_in"]
+
+    @admin.action(description=_("Send the selected players a link to make their login"), permissions=["change"])
+    def invite_to_log_in(self, request, queryset):
+        """Issue 19: the link of ``office.accounts`` to each selected player's register address; the rows are
+        those of the secretariat's own federation only (``permissions=["change"]``, FederationScopedAdmin)."""
+        sent = 0
+        for player in queryset.select_related("federation"):
+            try:
+                player_login_invite(actor=request.user, player=player, site=site_of(request))
+            except ValidationError as error:
+                self.message_user(request, " ".join(error.messages), messages.ERROR)
+            else:
+                sent += 1
+        if sent:
+            self.message_user(request, _("Links sent: %(count)d.") % {"count": sent}, messages.SUCCESS)
 
 
 class RuleSetForm(forms.ModelForm):

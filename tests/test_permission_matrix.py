@@ -85,7 +85,7 @@ OFFERS: dict[str, Offers] = {
     "otp_static.staticdevice": Offers(EDIT, other_app=True),
     "federation.federation": Offers(EDIT),
     "federation.region": Offers(EDIT),
-    "federation.player": Offers(EDIT),
+    "federation.player": Offers(EDIT, {"invite_to_log_in": C}),  # issue 19: the login link by mail
     "federation.ruleset": Offers(EDIT),
     "federation.auditevent": Offers(),  # append-only
     "clubs.club": Offers(EDIT),

@@ -1,0 +1,20 @@
+"""The monthly statement as a Celery task (beat: the first days of each month, issue 18)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from masterpoints.notices.services import monthly_statement_run
+
+
+@shared_task(
+    name="masterpoints.notices.tasks.monthly_statements",
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def monthly_statements() -> dict[str, int]:
+    """The statements of the month just ended. Beat runs it on each of the month's first days: the first run
+    writes them, the later ones write only what a killed or failed run left (each player's once)."""
+    return monthly_statement_run()
