@@ -345,15 +345,15 @@ def explanation_context(explanation, kind: str, amount=None, *, source: str = "r
     return {"sentences": award_sentences(stored, kind, amount, source=source, reason=reason), "table": table}
 
 
-def _kind(explanation: Mapping, kind_or_scheme: str) -> str:
+def _kind(explanation: Mapping, given: str) -> str:
     """The point kind a calculator's scale is for (the page knows only the scheme): the ``category`` input
     (DBf), else the scheme's default kind (HBS black points, H-1)."""
-    scheme = scheme_for(kind_or_scheme)
-    if kind_or_scheme in scheme.kinds:
-        return kind_or_scheme
+    info = scheme_for(given)
+    if given in info.kinds:
+        return given
     inputs = explanation.get("inputs") if isinstance(explanation.get("inputs"), Mapping) else {}
     category = str(inputs.get("category") or inputs.get("kind") or "")
-    return category if category in scheme.kinds else scheme.default_category
+    return category if category in info.kinds else info.default_category
 
 
 def award_context(award) -> dict:
