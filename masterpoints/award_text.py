@@ -130,7 +130,7 @@ def _office_sentence(explanation: Mapping, source: str, got: str, reason: str) -
 def _scale_sentence(inputs: Mapping[str, str], rules: list[str], kind: str) -> str:
     """How the tournament's points were set, by the shape of the stored inputs."""
     if "MPmax" in inputs and "Q" in inputs:
-        return _dbf_scale(inputs, kind)
+        return _dbf_scale(inputs, rules, kind)
     if "w" in inputs and "M" in inputs:
         return _dbf_match(inputs, kind)
     if "K" in inputs and "B" in inputs:
@@ -152,7 +152,7 @@ def _field(inputs: Mapping[str, str], count: str) -> str:
     return str(template) % {"n": inputs.get(count, "")} if template else inputs.get(count, "")
 
 
-def _dbf_scale(inputs: Mapping[str, str], kind: str) -> str:
+def _dbf_scale(inputs: Mapping[str, str], rules: list[str], kind: str) -> str:
     """§ 406B1: the winner's award on the full scale (MPmax), the ratio Q between places, p_max places paid,
     then the factors that shrink or grow it (n1, r, m_post), every award rounded up (§ 406C)."""
     head = [_field(inputs, "N")]
@@ -171,12 +171,24 @@ def _dbf_scale(inputs: Mapping[str, str], kind: str) -> str:
     }
     factors = []
     if inputs.get("n1", "1") != "1":
-        factors.append(_("this event pays %(n1)s of it (quota factor n1)") % {"n1": number(inputs["n1"])})
+        factors.append(_quota(inputs["n1"], rules))
     if inputs.get("r", "0") != "0":
         factors.append(_("the row's strength changes it by %(r)s (§ 405B5)") % {"r": _percent(inputs["r"])})
     if inputs.get("m_post", "1") != "1":
         factors.append(_("it is multiplied by %(m)s (§ 434A1c)") % {"m": number(inputs["m_post"])})
     return "; ".join([text, *factors]) + "; " + _("every award is rounded up (§ 406C).")
+
+
+def _quota(n1: str, rules: list[str]) -> str:
+    """Why n1 is not 1: a half-quota event (a sanction "med halv MP-uddeling", Klubsølv, the beginners'
+    qualifiers: the engine's ``quota: half`` rule), or the number of boards (§ 405B6c, § 405B7c)."""
+    values = {"n1": number(n1)}
+    if any(rule.startswith("quota: half") for rule in rules):
+        return _("a half-quota event pays %(n1)s of it (§ 403B2, § 433D2a, § 433E2)") % values
+    board_rule = next((rule for rule in rules if rule in ("§ 405B6c", "§ 405B7c")), None)
+    if board_rule:
+        return _("with this number of boards it pays %(n1)s of it (%(rule)s)") % {**values, "rule": board_rule}
+    return _("this event pays %(n1)s of it (quota factor n1)") % values
 
 
 def _percent(text: str) -> str:
@@ -303,17 +315,17 @@ def _hbs_win(inputs: Mapping[str, str], kind: str) -> str:
 def _own_sentence(inputs: Mapping[str, str], got: str) -> str:
     """What the reader got: the place (or the tie and its rule), their part of a match, then the amount."""
     parts = []
-    tie = inputs.get("tie", "")
-    place = inputs.get("place", "")
-    if tie and ("-" in tie or "–" in tie) and "share" not in tie:
-        parts.append(
-            _("you shared places %(places)s: the tied entries share the sum of those places equally (§ 405B3)")
-            % {"places": tie.replace("-", "–")}
-        )
-    elif inputs.get("share") and "–" in place:
+    # A tie: HBS writes the places as "3–4" with the unrounded share (H-7), DBf the tie as "2-3" (§ 405B3).
+    tie, place = inputs.get("tie", ""), inputs.get("place", "")
+    if "–" in place and inputs.get("share"):
         parts.append(
             _("you shared places %(places)s: the tied entries share the sum of those places equally, %(share)s (H-7)")
             % {"places": place, "share": number(inputs["share"])}
+        )
+    elif tie:
+        parts.append(
+            _("you shared places %(places)s: the tied entries share the sum of those places equally (§ 405B3)")
+            % {"places": tie.replace("-", "–")}
         )
     elif place:
         parts.append(_("you finished in place %(place)s") % {"place": place})

@@ -109,12 +109,57 @@ def test_dbf_a_tie_shares_the_sum_of_the_places_405b3():
     )
 
 
-def test_dbf_a_half_quota_and_a_row_say_how_they_change_the_scale_405b5_405b6c():
-    inputs = {**DBF_SCALE["inputs"], "n1": "0.5", "r": "-0.1", "place": "1"}
+def test_dbf_half_quota_for_the_boards_and_a_row_say_how_they_change_the_scale_405b5_405b6c():
+    inputs = {**DBF_SCALE["inputs"], "boards": "14", "n1": "0.5", "r": "-0.1", "place": "1"}
     assert say({**DBF_SCALE, "inputs": inputs}, "BP", "11")[0].endswith(
-        "(§ 406B); this event pays ½ of it (quota factor n1); the row's strength changes it by -10 % (§ 405B5); "
-        "every award is rounded up (§ 406C)."
+        "(§ 406B); with this number of boards it pays ½ of it (§ 405B6c); the row's strength changes it by -10 % "
+        "(§ 405B5); every award is rounded up (§ 406C)."
     )
+
+
+def test_dbf_a_half_quota_sanction_is_named_403b2():
+    rules = ["§ 406B1", "§ 405B1", "quota: half (§ 403B2, § 433D2a, § 433E2)", "§ 406C"]
+    inputs = {**DBF_SCALE["inputs"], "category": "SP", "n1": "1/2", "MPmax": "12", "place": "1"}
+    assert say({"rules": rules, "inputs": inputs}, "SP", "6.0")[0].endswith(
+        "a half-quota event pays ½ of it (§ 403B2, § 433D2a, § 433E2); every award is rounded up (§ 406C)."
+    )
+
+
+def test_dbf_a_team_bonus_names_b_k_and_the_player_s_eligibility_406a3_411d():
+    bonus = {
+        "rules": ["§ 406A3", "§ 412B", "§ 411D1", "§ 405A4", "§ 406C", "§ 411D"],
+        "inputs": {
+            "B": "10", "K": "7", "boards": "16", "n1": "2/3", "f_row": "1", "T": "8", "T_eff": "8", "p_max": "3",
+            "place": "2", "boards_played": "70/112", "eligibility": "played at least half the team's boards (§ 411D)",
+        },
+    }  # fmt: skip
+    assert say(bonus, "BP", "32") == [
+        "Team bonus for the final placing among 8 teams: the winner gets B·K = 10·7 BP, times n1 = ⅔ and the row "
+        "factor 1; place p gets 2/(p + 1) of that, rounded up, down to place 3 (§ 406A3, § 412B).",
+        "You finished in place 2, played at least half the team's boards (§ 411D): 32 BP.",
+    ]
+
+
+def test_dbf_an_office_entry_says_the_office_entered_it_451a():
+    rules = ["§ 432", *DBF_SCALE["rules"], "§ 451A", "D-Q33"]
+    sentences = say({"rules": rules, "inputs": {**DBF_SCALE["inputs"], "place": "1"}}, "BP", "24")
+    assert sentences == [
+        DBF_HEAD,
+        "You finished in place 1: 24 BP.",
+        "The office entered this result from the director's report (§ 451A).",
+    ]
+
+
+def test_dbf_foreign_points_opening_balances_and_entries_by_hand_have_their_sentence_401b():
+    foreign = {"rules": ["§ 401B"], "country": "SE", "foreign_kind": "SP", "foreign_units": 50, "result": "5.0"}
+    assert say(foreign, "SP", "5.0", source="foreign", reason="§ 401B: 5.0 SP (SE)") == [
+        "Points won abroad (SE, SP) converted to 5.0 SP (§ 401B).",
+        "Reason given: § 401B: 5.0 SP (SE).",
+    ]
+    assert say({}, "BP", "30", source="manual", reason="entered by the office") == [
+        "Entered by the office by hand: 30 BP.",
+        "Reason given: entered by the office.",
+    ]
 
 
 def test_dbf_a_team_match_played_in_full_405a3_411c():
@@ -186,6 +231,13 @@ def test_hbs_a_won_league_match_scores_like_first_of_two_teams_h5():
 def test_hbs_b_from_another_rule_set_is_named_without_a_formula_it_would_not_give():
     other = hbs(B="12.5000", place="1", P_k="12.5000", s_k="s_1 = 3.149883")
     assert say(other, "black", "13")[0].startswith("12 pairs, 24 boards, strength 1: B = 12.5 black points for")
+
+
+def test_hbs_an_opening_balance_transition_rule_1():
+    assert say({}, "black", "120", source="transition", reason="old list, line 4") == [
+        "Opening balance carried over into the new system: 120 black points.",
+        "Reason given: old list, line 4.",
+    ]
 
 
 def test_hbs_a_correction_by_the_commission_transition_rule_6():
