@@ -6,15 +6,16 @@ from html import escape
 from urllib.parse import quote
 
 import django_tables2 as tables
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import FALLBACK
+from masterpoints.award_text import award_context
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.ranglist import shown_hundredths
-from masterpoints.explanations import explanation_html
 from masterpoints.models import Award, Standing
 from masterpoints.numbers import decimal_separator, kind_label, shown_units
 from masterpoints.public.selectors import title_label
@@ -257,13 +258,7 @@ class AwardTable(tables.Table):
         return mark_safe("".join(parts))  # noqa: S308 - every part went through format_html
 
     def render_why(self, record):
-        explanation = record.explanation or {}
-        if explanation.get("rules") or explanation.get("inputs"):
-            why = explanation_html(explanation, record.kind)
-            return format_html('<details class="why"><summary>{}</summary>{}</details>', _("why this many?"), why)
-        if record.source == Award.Source.REVERSAL:
-            return format_html("<small>{}</small>", _("The earlier award is cancelled; its points are taken back."))
-        return ""
+        return render_to_string("masterpoints/award_explanation.html", award_context(record))
 
 
 def balances(info, row) -> list[tuple[str, str]]:

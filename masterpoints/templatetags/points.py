@@ -3,7 +3,9 @@ the explanation of an award in the reader's language.
 
 ``{% load points %}``, then ``{{ award.amount|points }}`` for an amount already written with a point,
 ``{{ line.units|units:2 }}`` for integer units and the kind's decimals, ``{{ award.kind|kind }}`` for the
-kind's name, ``{% why award.explanation award.kind %}`` for why an award is this many points,
+kind's name, ``{% why award.explanation award.kind %}`` for the variable table of an award,
+``{% explain award %}`` (a ledger row) or ``{% explain explanation kind amount %}`` (a preview or a calculator
+answer) for its sentences with the table behind a "details" toggle (``masterpoints.award_text``),
 ``{{ value|engine_text }}`` for one of the engine's fixed words, ``{{ answer|reason_text }}`` for why nothing is
 awarded, from the reason's code and parameters (a calculator answer, a stored explanation or a reason;
 ``masterpoints.engine_text``).
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from django import template
 
+from masterpoints.award_text import award_context, explanation_context
 from masterpoints.engine_text import reason_text, translated
 from masterpoints.explanations import explanation_html
 from masterpoints.numbers import kind_label, shown_amount, shown_units
@@ -37,3 +40,12 @@ def why(explanation, kind_or_scheme: str):
     """``{% why award.explanation award.kind %}``: the rules and the inputs of an award, each symbol with
     what it stands for (``masterpoints.explanations``)."""
     return explanation_html(explanation, kind_or_scheme)
+
+
+@register.inclusion_tag("masterpoints/award_explanation.html")
+def explain(award_or_explanation, kind: str = "", amount=None):
+    """``{% explain award %}`` for a ledger row, ``{% explain explanation kind amount %}`` for an award not
+    posted yet (the preview) or a calculator's scale (no amount): the same sentences on every page (issue 18)."""
+    if kind:
+        return explanation_context(award_or_explanation, kind, amount)
+    return award_context(award_or_explanation)

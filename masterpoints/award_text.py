@@ -1,0 +1,373 @@
+"""An award explained in words: one or two sentences in the reader's language (issue 18).
+
+Built only from what the ledger stores: the award's explanation (the engine's rule ids and inputs, see
+``masterpoints.explanations``), its amount, its source and the office's reason. Nothing is recomputed, so
+a sentence cannot disagree with the ledger. The one exception reads: the HBS formula is written out with
+the constants of the current rule set only when they give the stored B to its four stored decimals;
+otherwise the sentence names B alone (it is never false for an older rule set).
+
+The first sentence says how the tournament's scale works, the second what the reader got and why. The same
+text is shown on the player's page, the tournament's page, the upload's preview and the calculator: each
+renders ``masterpoints/award_explanation.html`` with :func:`explanation_context` (``{% explain %}`` in
+``masterpoints.templatetags.points``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from federation.schemes import scheme_for
+from masterpoints.engine_text import reason_text, translated
+from masterpoints.explanations import explanation_html
+from masterpoints.numbers import decimal_separator, kind_label, shown_amount
+
+#: HBS' kinds as "… points" (the ranking's labels); DBf's BP, SP and GP stand alone (§ 402).
+_POINTS = {
+    "black": gettext_lazy("black points"),
+    "red": gettext_lazy("red points"),
+    "master": gettext_lazy("master points"),
+}
+#: A field of the engine's ``form`` (or HBS ``form``) counted: "12 pairs".
+_FIELD = {
+    "pairs": gettext_lazy("%(n)s pairs"),
+    "individual": gettext_lazy("%(n)s players"),
+    "minihold": gettext_lazy("%(n)s mini-teams"),
+    "teams": gettext_lazy("%(n)s teams"),
+}
+_ORGANISERS = {
+    "club": gettext_lazy("organised by a club"),
+    "district": gettext_lazy("organised by a district"),
+    "circle": gettext_lazy("organised by a circle"),
+    "federation": gettext_lazy("organised by the federation"),
+}
+_VULGAR = {Fraction(1, 2): "½", Fraction(2, 3): "⅔", Fraction(1, 3): "⅓", Fraction(3, 4): "¾", Fraction(1, 4): "¼"}
+
+
+def number(text) -> str:
+    """A stored number as the reader writes it: ``2/3`` and ``0.666667`` (Q to six places) as ``⅔``, other
+    decimals without trailing zeros (``9.2000`` → ``9.2``) and with the reader's separator."""
+    value = str(text)
+    exact = _fraction(value)
+    if exact is not None:
+        for vulgar, sign in _VULGAR.items():
+            if exact == vulgar or ("." in value and abs(exact - vulgar) < Fraction(1, 10**6)):
+                return sign
+    return _trimmed(value).replace(".", decimal_separator())
+
+
+def _trimmed(value: str) -> str:
+    """A decimal written with a point, without trailing zeros: ``9.2000`` → ``9.2``; anything else as is."""
+    if "." in value and _fraction(value) is not None:
+        return value.rstrip("0").rstrip(".")
+    return value
+
+
+def _fraction(value: str) -> Fraction | None:
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def points(amount, kind: str) -> str:
+    """``24 BP``, ``30,7 SP``, ``5 black points``: an amount in the kind's decimals, as the reader writes it."""
+    return f"{shown_amount(amount)} {_POINTS.get(kind, kind_label(kind))}"
+
+
+def award_sentences(explanation, kind: str, amount=None, *, source: str = "result", reason: str = "") -> list[str]:
+    """The sentences for one award (or, without ``amount``, for a calculator's scale): what happened, then
+    what the reader got. ``explanation`` as stored (``{"rules", "inputs", …}``), ``amount`` in the kind's
+    decimals with a point (``Award.amount``), ``source`` the award's source (``Award.Source``)."""
+    explanation = explanation if isinstance(explanation, Mapping) else {}
+    inputs = explanation.get("inputs") if isinstance(explanation.get("inputs"), Mapping) else {}
+    inputs = {str(key): str(value) for key, value in inputs.items()}
+    rules = [str(rule) for rule in explanation.get("rules") or ()]
+    got = points(amount, kind) if amount is not None else ""
+    office = _office_sentence(explanation, source, got, reason)
+    if office is not None:
+        return office
+    out = [_scale_sentence(inputs, rules, kind)]
+    if got:
+        out.append(_own_sentence(inputs, got))
+    why_not = reason_text(explanation)
+    if why_not:
+        out.append(_("Why: %(reason)s.") % {"reason": why_not})
+    if "§ 451A" in rules and "D-Q33" in rules:
+        out.append(_("The office entered this result from the director's report (§ 451A)."))
+    return [sentence for sentence in out if sentence]
+
+
+def _office_sentence(explanation: Mapping, source: str, got: str, reason: str) -> list[str] | None:
+    """Reversals, corrections, foreign points, opening balances and entries by hand: their own sentence,
+    with the office's reason as written; ``None`` for a tournament result."""
+    because = [_("Reason given: %(reason)s.") % {"reason": reason}] if reason else []
+    if source == "reversal":
+        return [
+            _("This entry cancels the earlier award in full, so its points are taken back: %(points)s.")
+            % {"points": got},
+            *because,
+        ]
+    if source == "correction":
+        return [_("The office corrected the points by %(points)s.") % {"points": got}, *because]
+    if source == "foreign":
+        return [
+            _("Points won abroad (%(country)s, %(kind)s) converted to %(points)s (§ 401B).")
+            % {"country": explanation.get("country", ""), "kind": explanation.get("foreign_kind", ""), "points": got},
+            *because,
+        ]
+    if source == "transition":
+        return [_("Opening balance carried over into the new system: %(points)s.") % {"points": got}, *because]
+    if source == "manual":
+        return [_("Entered by the office by hand: %(points)s.") % {"points": got}, *because]
+    return None
+
+
+def _scale_sentence(inputs: Mapping[str, str], rules: list[str], kind: str) -> str:
+    """How the tournament's points were set, by the shape of the stored inputs."""
+    if "MPmax" in inputs and "Q" in inputs:
+        return _dbf_scale(inputs, rules, kind)
+    if "w" in inputs and "M" in inputs:
+        return _dbf_match(inputs, kind)
+    if "K" in inputs and "B" in inputs:
+        return _dbf_team_bonus(inputs, kind)
+    if "match" in inputs and "B" in inputs:
+        return _hbs_win(inputs, kind)
+    if "n" in inputs and "B" in inputs:
+        return _hbs_scale(inputs, kind)
+    if "entered_by" in inputs:
+        return _("The director entered this bonus by hand (§ 406B2, § 451A).")
+    if "table" in inputs:
+        return _("A bonus from the fixed table of the rules (%(rules)s).") % {"rules": ", ".join(rules)}
+    return _("Scored under %(rules)s.") % {"rules": ", ".join(rules)} if rules else ""
+
+
+def _field(inputs: Mapping[str, str], count: str) -> str:
+    form = inputs.get("form", "")
+    template = _FIELD.get(form)
+    return str(template) % {"n": inputs.get(count, "")} if template else inputs.get(count, "")
+
+
+def _dbf_scale(inputs: Mapping[str, str], rules: list[str], kind: str) -> str:
+    """§ 406B1: the winner's award on the full scale (MPmax), the ratio Q between places, p_max places paid,
+    then the factors that shrink or grow it (n1, r, m_post), every award rounded up (§ 406C)."""
+    head = [_field(inputs, "N")]
+    if inputs.get("boards"):
+        head.append(_("%(boards)s boards") % {"boards": inputs["boards"]})
+    if inputs.get("organizer") in _ORGANISERS:
+        head.append(str(_ORGANISERS[inputs["organizer"]]))
+    text = _(
+        "%(field)s: the full scale gives the winner %(winner)s and each place below %(q)s of the one above, "
+        "down to place %(places)s (§ 406B)"
+    ) % {
+        "field": ", ".join(part for part in head if part),
+        "winner": points(inputs["MPmax"], kind),
+        "q": number(inputs["Q"]),
+        "places": inputs.get("p_max", ""),
+    }
+    factors = []
+    if inputs.get("n1", "1") != "1":
+        factors.append(_quota(inputs["n1"], rules))
+    if inputs.get("r", "0") != "0":
+        factors.append(_("the row's strength changes it by %(r)s (§ 405B5)") % {"r": _percent(inputs["r"])})
+    if inputs.get("m_post", "1") != "1":
+        factors.append(_("it is multiplied by %(m)s (§ 434A1c)") % {"m": number(inputs["m_post"])})
+    return "; ".join([text, *factors]) + "; " + _("every award is rounded up (§ 406C).")
+
+
+def _quota(n1: str, rules: list[str]) -> str:
+    """Why n1 is not 1: a half-quota event (a sanction "med halv MP-uddeling", Klubsølv, the beginners'
+    qualifiers: the engine's ``quota: half`` rule), or the number of boards (§ 405B6c, § 405B7c)."""
+    values = {"n1": number(n1)}
+    if any(rule.startswith("quota: half") for rule in rules):
+        return _("a half-quota event pays %(n1)s of it (§ 403B2, § 433D2a, § 433E2)") % values
+    board_rule = next((rule for rule in rules if rule in ("§ 405B6c", "§ 405B7c")), None)
+    if board_rule:
+        return _("with this number of boards it pays %(n1)s of it (%(rule)s)") % {**values, "rule": board_rule}
+    return _("this event pays %(n1)s of it (quota factor n1)") % values
+
+
+def _percent(text: str) -> str:
+    value = _fraction(text) or Fraction(0)
+    return f"{'+' if value > 0 else ''}{number(str(Decimal(value.numerator) / value.denominator * 100))} %"
+
+
+def _dbf_match(inputs: Mapping[str, str], kind: str) -> str:
+    """§ 406A1–2, § 411C: a team match is worth M, times n1 for its boards, times w for the result."""
+    result = translated(inputs.get("result", ""))
+    text = _(
+        "A team match of %(boards)s boards (%(result)s): it is worth %(value)s, times n1 = %(n1)s for the "
+        "boards (§ 405A3) and w = %(w)s for the result (§ 411C), rounded up"
+    ) % {
+        "boards": inputs.get("boards", ""),
+        "result": result,
+        "value": points(inputs["M"], kind),
+        "n1": number(inputs.get("n1", "1")),
+        "w": number(inputs["w"]),
+    }
+    if inputs.get("quota") == "half":
+        text += "; " + _("a half-quota sanction halves it (§ 403B2)")
+    return text + "."
+
+
+def _dbf_team_bonus(inputs: Mapping[str, str], kind: str) -> str:
+    """§ 406A3, § 412B: the bonus for the final placing, B·K for the winner and 2/(p + 1) of it for place p."""
+    return _(
+        "Team bonus for the final placing among %(teams)s teams: the winner gets B·K = %(b)s·%(k)s %(kind)s, "
+        "times n1 = %(n1)s and the row factor %(row)s; place p gets 2/(p + 1) of that, rounded up, down to "
+        "place %(places)s (§ 406A3, § 412B)."
+    ) % {
+        "teams": inputs.get("T_eff", inputs.get("T", "")),
+        "b": number(inputs["B"]),
+        "k": inputs["K"],
+        "kind": _POINTS.get(kind, kind_label(kind)),
+        "n1": number(inputs.get("n1", "1")),
+        "row": number(inputs.get("f_row", "1")),
+        "places": inputs.get("p_max", ""),
+    }
+
+
+def _hbs_formula(inputs: Mapping[str, str], kind: str) -> str:
+    """``B = (3 + 12·1/5)·1·(1 + 24/12) − 7 = 9.2 black points`` when the current rule set's constants give
+    the stored B; ``B = 9.2 …`` (fixed in advance, from bands, or an older rule set) otherwise."""
+    b = points(_trimmed(inputs["B"]), kind)
+    source = inputs.get("B from")
+    if source:
+        return _("B = %(b)s (%(source)s, H-8)") % {"b": b, "source": translated(source)}
+    rules = scheme_for(kind).current_rules
+    constants = [getattr(rules, name, None) for name in ("base", "field_divisor", "boards_divisor", "constant")]
+    values = [_fraction(inputs.get(name, "")) for name in ("N", "T", "S", "D")]
+    if None in constants or None in values:
+        return _("B = %(b)s") % {"b": b}
+    (base, divisor, per_boards, constant), (n, t, s, d) = constants, values
+    computed = (base + n * t / divisor) * s * (1 + d / per_boards) + constant
+    try:
+        agrees = Decimal(inputs["B"]) == Decimal(computed.numerator / Decimal(computed.denominator)).quantize(
+            Decimal(inputs["B"])
+        )
+    except (InvalidOperation, ArithmeticError):
+        agrees = False
+    if not agrees:
+        return _("B = %(b)s") % {"b": b}
+    minus = "−" if constant < 0 else "+"
+    formula = (
+        f"({number(base)} + {number(inputs['N'])}·{number(inputs['T'])}/{number(divisor)})·{number(inputs['S'])}"
+        f"·(1 + {number(inputs['D'])}/{number(per_boards)}) {minus} {number(abs(constant))}"
+    )
+    return f"B = {formula} = {b}"
+
+
+def _hbs_scale(inputs: Mapping[str, str], kind: str) -> str:
+    """HBS formula, H-3, H-6: B for first place, then B·s_k/s_1 for place k of the n paid, rounded up. The
+    weights s_k are written out with the current rule set's offset only when it gives the stored s_1."""
+    head = [_field(inputs, "N")]
+    if inputs.get("D"):
+        head.append(_("%(boards)s boards") % {"boards": inputs["D"]})
+    if inputs.get("S") and not inputs.get("B from"):
+        head.append(_("strength %(s)s") % {"s": number(inputs["S"])})
+    values = {"field": ", ".join(head), "formula": _hbs_formula(inputs, kind), "n": inputs["n"]}
+    offset = _place_offset(inputs, kind)
+    if offset is None:
+        return (
+            _(
+                "%(field)s: %(formula)s for first place; place k of the %(n)s paid places gets B·s_k/s_1, rounded up "
+                "to a whole point (H-3, H-6)."
+            )
+            % values
+        )
+    return _(
+        "%(field)s: %(formula)s for first place; place k of the %(n)s paid places gets B·s_k/s_1 with "
+        "s_k = ln((n + 1)/(k − %(offset)s)), rounded up to a whole point (H-3, H-6)."
+    ) % {**values, "offset": number(str(Decimal(offset.numerator) / offset.denominator))}
+
+
+def _place_offset(inputs: Mapping[str, str], kind: str) -> Fraction | None:
+    """The current rule set's offset in ``s_k`` when ``ln((n + 1)/(1 − offset))`` is the stored ``s_1``."""
+    offset = getattr(scheme_for(kind).current_rules, "place_offset", None)
+    n, s_1 = _fraction(inputs.get("n", "")), inputs.get("s_1", "")
+    if offset is None or n is None or _fraction(s_1) is None or offset >= 1:
+        return None
+    ratio = (n + 1) / (1 - offset)
+    weight = (Decimal(ratio.numerator) / ratio.denominator).ln()
+    return offset if weight.quantize(Decimal(s_1)) == Decimal(s_1) else None
+
+
+def _hbs_win(inputs: Mapping[str, str], kind: str) -> str:
+    """Rule 8, H-5: a won match of a long-running team competition scores B for N = 2 teams over its boards."""
+    share = inputs.get("draw share")
+    text = _(
+        "Match %(match)s %(result)s: each won match scores like first place of two teams over its boards, "
+        "%(formula)s (rule 8, H-5)"
+    ) % {
+        "match": inputs["match"],
+        "result": translated(inputs.get("result", "")),
+        "formula": _hbs_formula(inputs, kind),
+    }
+    if share:
+        text += "; " + _("a draw scores %(share)s of it") % {"share": number(share)}
+    return text + "."
+
+
+def _own_sentence(inputs: Mapping[str, str], got: str) -> str:
+    """What the reader got: the place (or the tie and its rule), their part of a match, then the amount."""
+    parts = []
+    # A tie: HBS writes the places as "3–4" with the unrounded share (H-7), DBf the tie as "2-3" (§ 405B3).
+    tie, place = inputs.get("tie", ""), inputs.get("place", "")
+    if "–" in place and inputs.get("share"):
+        parts.append(
+            _("you shared places %(places)s: the tied entries share the sum of those places equally, %(share)s (H-7)")
+            % {"places": place, "share": number(inputs["share"])}
+        )
+    elif tie:
+        parts.append(
+            _("you shared places %(places)s: the tied entries share the sum of those places equally (§ 405B3)")
+            % {"places": tie.replace("-", "–")}
+        )
+    elif place:
+        parts.append(_("you finished in place %(place)s") % {"place": place})
+        if inputs.get("P_k") and "=" not in inputs["P_k"]:
+            parts.append(_("B·s_%(place)s/s_1 = %(p)s") % {"place": place, "p": number(inputs["P_k"])})
+    share = inputs.get("share")
+    if "w" in inputs and share and share != "1":
+        parts.append(
+            _("you played %(played)s of the boards, so you get that share (§ 405A1)")
+            % {"played": inputs.get("boards_played", number(share))}
+        )
+    if inputs.get("boards played"):
+        played = inputs["boards played"].split(" (")[0].replace(" of ", "/")
+        parts.append(_("you played %(played)s boards (rule 6, H-9)") % {"played": played})
+    if inputs.get("S") == "0" or (inputs.get("eligibility") and "K" in inputs):
+        parts.append(translated(inputs.get("eligibility", "")))
+    text = ", ".join(part for part in parts if part)
+    if not text:
+        return _("You get %(points)s.") % {"points": got}
+    return _("%(what)s: %(points)s.") % {"what": text[0].upper() + text[1:], "points": got}
+
+
+def explanation_context(explanation, kind: str, amount=None, *, source: str = "result", reason: str = "") -> dict:
+    """What ``masterpoints/award_explanation.html`` shows: the sentences, and the variable table (rule ids
+    and inputs with their meanings) behind a "details" toggle when the explanation has any."""
+    stored = explanation if isinstance(explanation, Mapping) else {}
+    table = explanation_html(stored, kind) if stored.get("rules") or stored.get("inputs") else ""
+    kind = _kind(stored, kind)
+    return {"sentences": award_sentences(stored, kind, amount, source=source, reason=reason), "table": table}
+
+
+def _kind(explanation: Mapping, given: str) -> str:
+    """The point kind a calculator's scale is for (the page knows only the scheme): the ``category`` input
+    (DBf), else the scheme's default kind (HBS black points, H-1)."""
+    info = scheme_for(given)
+    if given in info.kinds:
+        return given
+    inputs = explanation.get("inputs") if isinstance(explanation.get("inputs"), Mapping) else {}
+    category = str(inputs.get("category") or inputs.get("kind") or "")
+    return category if category in info.kinds else info.default_category
+
+
+def award_context(award) -> dict:
+    """:func:`explanation_context` of a ledger row (``masterpoints.models.Award``)."""
+    return explanation_context(award.explanation, award.kind, award.amount, source=award.source, reason=award.reason)
