@@ -93,6 +93,7 @@ class Award(AppendOnlyModel):
 from masterpoints.corrections.models import CorrectionRequest, CorrectionWindow  # noqa: E402
 from masterpoints.cups.models import CupSeries, CupWin  # noqa: E402
 from masterpoints.foreign.models import ForeignConversion, ForeignPoints  # noqa: E402
+from masterpoints.office_queue.models import OfficeCase  # noqa: E402
 from masterpoints.standings.models import SeasonStanding, Standing, StandingsVersion, TitleAchievement  # noqa: E402
 from masterpoints.title_mail.models import TitleMailing  # noqa: E402
 from masterpoints.transition.models import TransitionCredit  # noqa: E402
@@ -106,6 +107,7 @@ __all__ = [
     "CupWin",
     "ForeignConversion",
     "ForeignPoints",
+    "OfficeCase",
     "RememberedResolution",
     "SeasonStanding",
     "Standing",
