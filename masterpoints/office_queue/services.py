@@ -33,10 +33,7 @@ REFUSALS = {
     "ALREADY_RESOLVED": _(
         "%(case)s was already resolved on %(date)s by %(user)s: %(status)s%(player)s. Nothing was changed."
     ),
-    "SUPERSEDED": _(
-        "%(tournament)s was replaced by a re-upload: resolve %(name)s on the upload that replaced it, or it is "
-        "left to the office again there."
-    ),
+    "SUPERSEDED": _("%(tournament)s was replaced by a re-upload: %(name)s is resolved on the upload that replaced it."),
     "OTHER_FEDERATION": _("%(player)s is a player of %(federation)s, not of %(tournament_federation)s."),
     "ALREADY_PLAYED": _("%(player)s already has a place in %(tournament)s (place %(place)s): one player plays once."),
     "MEMBER_REQUIRED": _("Choose the member, by number or name."),

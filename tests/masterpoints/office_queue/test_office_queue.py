@@ -155,3 +155,10 @@ def test_a_member_of_another_federation_or_already_placed_is_refused_by_name_d_q
     with pytest.raises(ValidationError) as caught:
         office_case_resolve(actor=tajnik, case=case, resolution="member", player=placed)
     assert caught.value.code == "ALREADY_PLAYED" and "place 1" in " ".join(caught.value.messages)
+
+
+def test_a_case_of_a_tournament_replaced_by_a_re_upload_is_refused_by_name_d_q48(case, tajnik):
+    type(case.tournament).objects.filter(pk=case.tournament_id).update(is_current=False)
+    with pytest.raises(ValidationError) as caught:
+        office_case_resolve(actor=tajnik, case=case, resolution="guest")
+    assert caught.value.code == "SUPERSEDED" and "Player 9999" in " ".join(caught.value.messages)
