@@ -17,6 +17,7 @@ import functools
 from collections.abc import Callable, Iterable
 
 from django import forms
+from django.apps import apps
 from django.contrib import admin
 from django.contrib.admin.utils import NotRelationField, get_fields_from_path
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied
@@ -184,6 +185,33 @@ class FederationScopedAdmin(admin.ModelAdmin):
         except (FieldDoesNotExist, NotRelationField):
             return entry
         return (entry, admin.RelatedOnlyFieldListFilter) if field.is_relation else entry
+
+    # --- the search behind a form's autocomplete ---------------------------------------------------------------
+
+    def get_search_results(self, request, queryset, search_term):
+        """The list's search; for the autocomplete of another admin's form field (a player chosen by number or
+        name), among the rows that field may choose only (:meth:`autocomplete_scope`)."""
+        return super().get_search_results(request, self.autocomplete_scope(request, queryset), search_term)
+
+    def autocomplete_scope(self, request, queryset: models.QuerySet) -> models.QuerySet:
+        """For the autocomplete of another admin's form field, the rows of the federations the form's user
+        writes in (issue 19, D-Q46: the DBf secretariat never finds an HBS player, even where it may view
+        one); ``queryset`` itself for any other request."""
+        source = self._autocomplete_source(request)
+        ids = source.write_scope(request) if source is not None else None
+        return queryset if ids is None else scope_filter(queryset, self.federation_paths, ids)
+
+    def _autocomplete_source(self, request) -> FederationScopedAdmin | None:
+        """The admin whose form asks this admin's autocomplete, or ``None`` for any other request."""
+        match = getattr(request, "resolver_match", None)
+        if match is None or match.url_name != "autocomplete":
+            return None
+        try:
+            model = apps.get_model(request.GET.get("app_label", ""), request.GET.get("model_name", ""))
+        except (LookupError, ValueError):
+            return None
+        source = self.admin_site._registry.get(model)
+        return source if isinstance(source, FederationScopedAdmin) else None
 
     # --- form choices and saves -----------------------------------------------------------------------------
 

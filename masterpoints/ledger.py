@@ -31,8 +31,9 @@ def _creator(actor):
 
 
 @transaction.atomic
-def awards_post_results(*, actor, tournament: Tournament, entries: list[ResultEntry]) -> list[Award]:
-    """Post the result awards of ``tournament``, dated by its date (the rule sets and seasons follow it)."""
+def awards_post_results(*, actor, tournament: Tournament, entries: list[ResultEntry], reason: str = "") -> list[Award]:
+    """Post the result awards of ``tournament``, dated by its date (the rule sets and seasons follow it);
+    ``reason`` says where rows posted after the confirm come from (the upload a case of the office cites)."""
     return Award.objects.bulk_create(
         Award(
             federation_id=tournament.federation_id,
@@ -45,6 +46,7 @@ def awards_post_results(*, actor, tournament: Tournament, entries: list[ResultEn
             place_first=entry.place_first,
             place_last=entry.place_last,
             explanation=entry.explanation,
+            reason=reason[:300],
             awarded_on=tournament.date,
             created_by=_creator(actor),
         )

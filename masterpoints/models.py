@@ -94,6 +94,7 @@ from masterpoints.corrections.models import CorrectionRequest, CorrectionWindow 
 from masterpoints.cups.models import CupSeries, CupWin  # noqa: E402
 from masterpoints.foreign.models import ForeignConversion, ForeignPoints  # noqa: E402
 from masterpoints.notices.models import MonthlyStatement, NoticePreference  # noqa: E402
+from masterpoints.office_queue.models import OfficeCase  # noqa: E402
 from masterpoints.standings.models import (  # noqa: E402
     RankingListEntry,
     SeasonStanding,
@@ -115,6 +116,7 @@ __all__ = [
     "ForeignPoints",
     "MonthlyStatement",
     "NoticePreference",
+    "OfficeCase",
     "RankingListEntry",
     "RememberedResolution",
     "SeasonStanding",

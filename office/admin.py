@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club, ClubMembership, PlayingTime
 from federation.admin_base import FederationScopedAdmin, ReadOnlyAdmin, federation_paths, install_scope, scope_filter
 from federation.models import AuditEvent, Federation, Player, Region, RuleSet
+from federation.names import fold_name
 from federation.rulesets import check_payload
 from office.access import admin_scope, may_appoint
 from office.accounts.services import player_login_invite
@@ -84,6 +85,15 @@ class PlayerAdmin(RegisterImportMixin, FederationScopedAdmin):
                 sent += 1
         if sent:
             self.message_user(request, _("Links sent: %(count)d.") % {"count": sent}, messages.SUCCESS)
+
+    def get_search_results(self, request, queryset, search_term):
+        """By number or name, as every form that takes a player asks (issue 19): the search fields, and the
+        name folded as the upload compares names (``federation.names.fold_name``: "Jorgen" finds "Jørgen")."""
+        found, distinct = super().get_search_results(request, queryset, search_term)
+        folded = fold_name(search_term)
+        if folded:
+            found = found | self.autocomplete_scope(request, queryset).filter(search_name__contains=folded)
+        return found, distinct
 
 
 class RuleSetForm(forms.ModelForm):
@@ -188,7 +198,7 @@ class ClubMembershipAdmin(FederationScopedAdmin):
     list_display = ["player", "club", "is_home", "since", "until"]
     list_filter = ["is_home", "club__federation"]
     search_fields = ["player__number", "player__last_name", "club__name", "club__number"]
-    raw_id_fields = ["player", "club"]
+    autocomplete_fields = ["player", "club"]
     list_select_related = ["player", "club"]
 
 

@@ -103,6 +103,7 @@ OFFERS: dict[str, Offers] = {
     "masterpoints.cupwin": Offers(),
     "masterpoints.foreignconversion": Offers(EDIT),
     "masterpoints.foreignpoints": Offers(frozenset({A}), {"approve": A, "refuse": A}, list_change=True),
+    "masterpoints.officecase": Offers(list_change=True),  # resolved on its own page (issue 19)
     "masterpoints.standing": Offers(),
     "masterpoints.titleachievement": Offers(),
     "masterpoints.titlemailing": Offers(),

@@ -34,7 +34,7 @@ from federation.services import audit_record
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.models import Award, CorrectionRequest, CorrectionWindow
 from masterpoints.standings.tasks import standings_update_players
-from office.access import can_act_for_club, is_secretariat
+from office.access import can_act_for_club, federations_served, is_secretariat
 from office.models import Officer
 from tournaments.models import Tournament
 
@@ -95,6 +95,22 @@ def is_commission(user, federation) -> bool:
         user.is_superuser
         or Officer.objects.filter(user=user, role=Officer.Role.COMMISSION, federation=federation).exists()
     )
+
+
+def commission_federations(user) -> frozenset[int] | None:
+    """The ids of the federations whose correction requests ``user`` decides (``None``: every one, a
+    superuser): the page offers the decision to them only (issue 19)."""
+    if user.is_authenticated and user.is_superuser:
+        return None
+    return frozenset(federations_served(user, roles=(Officer.Role.COMMISSION,)).values_list("pk", flat=True))
+
+
+def not_deciding(correction: CorrectionRequest) -> str:
+    """The one refusal of a decision by someone not on the commission (transition rule 6 for HBS)."""
+    return _(
+        "Request #%(pk)s is decided by the commission of %(federation)s; you may read it and assign it to one "
+        "of its members."
+    ) % {"pk": correction.pk, "federation": correction.federation}
 
 
 def may_file_for(user, player: Player, tournament: Tournament | None) -> bool:
@@ -337,7 +353,7 @@ def correction_decide(
     correction = _locked(correction)
     federation = correction.federation
     if not is_commission(actor, federation):
-        raise PermissionDenied(_("The commission decides correction requests."))
+        raise PermissionDenied(not_deciding(correction))
     if not correction.is_open:
         raise refusal("ALREADY_DECIDED", status=correction.get_status_display())
     if not reason.strip():
@@ -373,6 +389,27 @@ def correction_decide(
 
 
 def _entries(actor, correction: CorrectionRequest, reason: str, reverse_award: bool, adjustments) -> list[Award]:
+    # Lock the player's ledger, and the award a grant reverses, so two decisions cannot both pass the checks.
+    Player.objects.select_for_update().get(pk=correction.player_id)
+    if reverse_award and correction.award_id is not None:
+        Award.objects.select_for_update().get(pk=correction.award_id)
+    rows = correction_entries_plan(
+        actor=actor, correction=correction, reason=reason, reverse_award=reverse_award, adjustments=adjustments
+    )
+    for row in rows:
+        row.save()
+    return rows
+
+
+def correction_entries_plan(
+    *, actor, correction: CorrectionRequest, reason: str, reverse_award: bool, adjustments: Sequence[tuple[str, int]]
+) -> list[Award]:
+    """The ledger rows granting ``correction`` would post, unsaved, after every check the grant makes (issue
+    19: the decide page shows them before the decision; D-Q47: what it shows is what the grant posts).
+
+    ``reverse_award`` reverses the request's award in full (``source=reversal``); each ``(kind, units)`` of
+    ``adjustments`` adds or removes units (``source=correction``), dated like the tournament when there is
+    one. No balance may fall below 0."""
     player, federation = correction.player, correction.federation
     kinds = federation.scheme_info.kinds
     for kind, units in adjustments:
@@ -384,32 +421,8 @@ def _entries(actor, correction: CorrectionRequest, reason: str, reverse_award: b
         raise refusal("NOTHING_TO_POST")
     tournament = correction.tournament
     on = tournament.date if tournament else timezone.localdate()
-    rows = []
-    if reverse_award:
-        award = correction.award
-        if award is None:
-            raise refusal("NO_AWARD_TO_REVERSE")
-        award = Award.objects.select_for_update().get(pk=award.pk)
-        if Award.objects.filter(reverses=award).exists() or award.source == Award.Source.REVERSAL:
-            raise refusal("ALREADY_REVERSED")
-        rows.append(
-            Award(
-                federation=federation,
-                player=player,
-                kind=award.kind,
-                units=-award.units,
-                source=Award.Source.REVERSAL,
-                tournament=award.tournament,
-                part=award.part,
-                place_first=award.place_first,
-                place_last=award.place_last,
-                reason=reason[:300],
-                correction=correction,
-                reverses=award,
-                awarded_on=award.awarded_on,
-                created_by=actor,
-            )
-        )
+    reason = reason.strip()[:300]
+    rows = [_reversal(actor, correction, reason)] if reverse_award else []
     rows += [
         Award(
             federation=federation,
@@ -418,15 +431,13 @@ def _entries(actor, correction: CorrectionRequest, reason: str, reverse_award: b
             units=units,
             source=Award.Source.CORRECTION,
             tournament=tournament,
-            reason=reason[:300],
+            reason=reason,
             correction=correction,
             awarded_on=on,
             created_by=actor,
         )
         for kind, units in adjustments
     ]
-    # Lock the player's ledger so two decisions cannot both pass the balance check.
-    Player.objects.select_for_update().get(pk=player.pk)
     for kind in {row.kind for row in rows}:
         balance = Award.objects.filter(player=player, kind=kind).aggregate(total=Sum("units"))["total"] or 0
         after = balance + sum(row.units for row in rows if row.kind == kind)
@@ -434,6 +445,29 @@ def _entries(actor, correction: CorrectionRequest, reason: str, reverse_award: b
             raise refusal(
                 "BALANCE_NEGATIVE", player=player, balance=format_units(after, KIND_DECIMALS[kind]), kind=kind
             )
-    for row in rows:
-        row.save()
     return rows
+
+
+def _reversal(actor, correction: CorrectionRequest, reason: str) -> Award:
+    award = correction.award
+    if award is None:
+        raise refusal("NO_AWARD_TO_REVERSE")
+    award = Award.objects.get(pk=award.pk)
+    if Award.objects.filter(reverses=award).exists() or award.source == Award.Source.REVERSAL:
+        raise refusal("ALREADY_REVERSED")
+    return Award(
+        federation=correction.federation,
+        player=correction.player,
+        kind=award.kind,
+        units=-award.units,
+        source=Award.Source.REVERSAL,
+        tournament=award.tournament,
+        part=award.part,
+        place_first=award.place_first,
+        place_last=award.place_last,
+        reason=reason,
+        correction=correction,
+        reverses=award,
+        awarded_on=award.awarded_on,
+        created_by=actor,
+    )

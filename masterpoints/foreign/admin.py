@@ -106,7 +106,7 @@ class ForeignPointsAdmin(FederationScopedAdmin):
     search_fields = ["player__number", "player__last_name", "event"]
     date_hierarchy = "earned_on"
     list_select_related = ["player", "award"]
-    raw_id_fields = ["player"]
+    autocomplete_fields = ["player"]  # by number or name, never the database id (issue 19)
     actions = ["approve", "refuse"]
 
     def get_readonly_fields(self, request, obj=None):

@@ -21,6 +21,7 @@ from federation.models import Federation, Region
 from federation.outbox import enqueue_task
 from federation.services import audit_record
 from masterpoints.ledger import ResultEntry, awards_post_results, awards_reverse_tournament
+from masterpoints.office_queue.services import office_cases_open
 from masterpoints.standings.tasks import standings_update_tournament
 from masterpoints.uploads import names, summary
 from masterpoints.uploads.claims import fact_id
@@ -428,6 +429,7 @@ def results_upload_confirm(
         # A constraint of one current version per event or per sanction, where no lock serialised the confirms.
         raise _create_refusal(preview) from None
     _post_awards(actor, tournament, preview)
+    left = office_cases_open(tournament=tournament, lines=preview.player_lines)  # issue 19: the office's queue
     remembered = _remember_resolutions(actor, upload, preview)
     upload.status = ResultUpload.Status.CONFIRMED
     upload.confirmed_at = timezone.now()
@@ -445,6 +447,7 @@ def results_upload_confirm(
             "supersedes": preview.previous.pk if preview.previous else None,
             "sanction": preview.sanction_row.pk if preview.sanction_row else None,
             "remembered": remembered,
+            "left_to_office": left,
         },
     )
     # The affected players' standings, queued through the outbox once the awards are committed: were the

@@ -15,8 +15,8 @@ import datetime
 from collections import defaultdict
 from collections.abc import Iterable
 
-from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -24,12 +24,12 @@ from clubs.models import Club, ClubMembership
 from federation.bulk import insert_many
 from federation.models import Federation, Player, Region
 from federation.names import search_name
-from federation.services import audit_record_many
+from federation.services import audit_record, audit_record_many
 from office.access import is_secretariat
 from office.models import Officer
 from office.register.plan import Change, Plan, known_scopes, register_plan
 from office.register.reader import read_register
-from office.register.records import check_links, parse_register
+from office.register.records import LENGTHS, NUMBER, check_links, parse_register
 from office.services import officer_assign, officer_revoke
 
 BATCH = 2000
@@ -174,3 +174,45 @@ def _write_officers(actor, federation: Federation, plan: Plan, clubs: dict[str, 
             club=clubs[new["club"]] if new["club"] else None,
             region=regions[new["region"]] if new["region"] else None,
         )
+
+
+@transaction.atomic
+def register_player_add(*, actor, federation: Federation, number: str, first_name: str, last_name: str) -> Player:
+    """Add one member to ``federation``'s register, as a row of the register file would (the same bounds of
+    number and names, the same audit action ``register.player.add``): the office's way to take in a player
+    an upload left to it (issue 19; an upload itself never creates a player). Refused, naming the number,
+    for a number that is no registration number or that another player already holds."""
+    _check(actor, federation)
+    number, first_name, last_name = number.strip(), first_name.strip(), last_name.strip()
+    if not NUMBER.fullmatch(number) or len(number) > LENGTHS["number"]:
+        raise ValidationError(
+            _("%(number)s is not a registration number (at most %(length)s letters, digits, . / -)."),
+            params={"number": number[:40], "length": LENGTHS["number"]},
+            code="NUMBER",
+        )
+    if not first_name or not last_name or max(len(first_name), len(last_name)) > LENGTHS["last_name"]:
+        raise ValidationError(
+            _("Give the member's first and last name (at most %(length)s characters each)."),
+            params={"length": LENGTHS["last_name"]},
+            code="NAME",
+        )
+    holder = Player.objects.select_for_update().filter(federation=federation, number=number).first()
+    if holder is not None:
+        raise ValidationError(
+            _("The registration number %(number)s is already %(player)s's."),
+            params={"number": number, "player": holder.full_name},
+            code="NUMBER_TAKEN",
+        )
+    try:
+        with transaction.atomic():
+            player = Player.objects.create(
+                federation=federation, number=number, first_name=first_name, last_name=last_name
+            )
+    except IntegrityError:  # the same number added at the same moment: the constraint keeps one
+        raise ValidationError(
+            _("The registration number %(number)s was just given to another player."),
+            params={"number": number},
+            code="NUMBER_TAKEN",
+        ) from None
+    audit_record(actor=actor, action="register.player.add", target=player, payload={"number": number})
+    return player

@@ -76,6 +76,7 @@ def test_a_correction_granted_while_the_broker_is_away_answers_at_once_and_its_u
     client.force_login(personas.commission)
     decide = reverse("admin:masterpoints_correctionrequest_decide", args=[correction.pk])
     form = {"grant": "yes", "reason": "Plads 2", "kind_1": "BP", "amount_1": "8"}
+    form["plan_key"] = client.post(decide, form).context["plan_key"]  # the entries shown first (issue 19)
     with broker_away():
         started = time.monotonic()
         with django_capture_on_commit_callbacks(execute=True):

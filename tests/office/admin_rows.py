@@ -24,6 +24,7 @@ from masterpoints.models import (
     CupWin,
     ForeignConversion,
     ForeignPoints,
+    OfficeCase,
     Standing,
     TitleAchievement,
     TitleMailing,
@@ -33,6 +34,9 @@ from office.services import officer_assign
 from tests.factories import make_tournament
 from tournaments.models import (
     DirectorLicence,
+    Entry,
+    Participation,
+    RankingGroup,
     RecognisedAward,
     RecognisedTournament,
     SimultaneousEvent,
@@ -213,6 +217,22 @@ def foreign_points(world, key):
     )
 
 
+def office_case(world, key):
+    tournament = make_tournament(federation(world, key), club(world, key), key=f"office-{key}")
+    group = RankingGroup.objects.create(tournament=tournament, key="A", name="A", field_size=2)
+    entry = Entry.objects.create(group=group, key="1", number="1", place_first=1, place_last=1)
+    participation = Participation.objects.create(
+        entry=entry, name_in_file="Ukendt", id_in_file="1", resolution="office"
+    )
+    return OfficeCase.objects.create(
+        federation=federation(world, key),
+        tournament=tournament,
+        participation=participation,
+        name_in_file="Ukendt",
+        awards=[{"kind": "BP" if key == "dbf" else "black", "units": 4, "part": "", "explanation": {}}],
+    )
+
+
 def standing(world, key):
     return Standing.objects.create(player=player(world, key), federation=federation(world, key))
 
@@ -283,6 +303,7 @@ ROWS = {
     "masterpoints.cupwin": cup_win,
     "masterpoints.foreignconversion": foreign_conversion,
     "masterpoints.foreignpoints": foreign_points,
+    "masterpoints.officecase": office_case,
     "masterpoints.standing": standing,
     "masterpoints.titleachievement": title_achievement,
     "masterpoints.titlemailing": title_mailing,

@@ -134,7 +134,10 @@ def test_the_commission_assigns_and_grants_in_the_admin_and_the_balance_changes(
     assert correction.assigned_to == personas.commission
     decide = reverse("admin:masterpoints_correctionrequest_decide", args=[correction.pk])
     assert client.get(decide).status_code == 200
-    response = client.post(decide, {"grant": "yes", "reason": "Plads 2", "kind_1": "BP", "amount_1": "8"})
+    form = {"grant": "yes", "reason": "Plads 2", "kind_1": "BP", "amount_1": "8"}
+    shown = client.post(decide, form)  # issue 19: the entries are shown before the decision is recorded
+    assert shown.status_code == 200 and Award.objects.count() == 1
+    response = client.post(decide, {**form, "plan_key": shown.context["plan_key"]})
     assert response.status_code == 302
     total = sum(Award.objects.filter(player=world.player).values_list("units", flat=True))
     assert total == 24
@@ -151,11 +154,13 @@ def test_a_decision_the_service_refuses_is_shown_on_the_page(client, personas, c
     assert Award.objects.count() == 1
 
 
-def test_the_secretariat_cannot_decide_a_correction(client, personas, correction):
+def test_the_secretariat_cannot_decide_a_correction_and_is_told_so_once_issue_19(client, personas, correction):
     client.force_login(personas.secretariat)
     decide = reverse("admin:masterpoints_correctionrequest_decide", args=[correction.pk])
-    response = client.post(decide, {"grant": "no", "reason": "Nej"})
-    assert response.status_code == 200 and response.context["form"].non_field_errors()
+    response = client.post(decide, {"grant": "no", "reason": "Nej"}, follow=True)
+    page = response.content.decode()
+    assert response.redirect_chain[-1][0] == queue()
+    assert page.count(f"Request #{correction.pk} is decided by the commission of DBf") == 1
     correction.refresh_from_db()
     assert correction.is_open
 

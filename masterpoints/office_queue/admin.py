@@ -1,0 +1,130 @@
+"""The office's queue in the admin: the players confirmed uploads left to the office, each resolved once by
+the secretariat of its federation (issue 19), through :mod:`masterpoints.office_queue.services`."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from federation.admin_base import FederationScopedAdmin
+from federation.models import Player
+from masterpoints.models import OfficeCase
+from masterpoints.office_queue.forms import OfficeCaseResolveForm
+from masterpoints.office_queue.services import office_case_resolve
+
+
+class OpenFilter(admin.SimpleListFilter):
+    """The queue opens on the cases still waiting (of current tournaments: a replaced one's go with it)."""
+
+    title = _("status")
+    parameter_name = "queue"
+
+    def lookups(self, request, model_admin):
+        return [("all", _("all"))]
+
+    def choices(self, changelist):
+        yield {
+            "selected": self.value() is None,
+            "query_string": changelist.get_query_string(remove=[self.parameter_name]),
+            "display": _("waiting"),
+        }
+        yield {
+            "selected": self.value() == "all",
+            "query_string": changelist.get_query_string({self.parameter_name: "all"}),
+            "display": _("all"),
+        }
+
+    def queryset(self, request, queryset):
+        if self.value() == "all":
+            return queryset
+        return queryset.filter(status=OfficeCase.Status.OPEN, tournament__is_current=True)
+
+
+@admin.register(OfficeCase)
+class OfficeCaseAdmin(FederationScopedAdmin):
+    """Players left to the office: tournament, the file's name and number, place, the points they would get."""
+
+    list_display = ["name_in_file", "id_in_file", "tournament", "file_name", "place", "points", "resolve_link"]
+    list_filter = [OpenFilter, "federation"]
+    search_fields = ["name_in_file", "id_in_file", "tournament__name"]
+    list_select_related = ["tournament__upload", "player"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        # The resolve page needs the change permission; a case itself is only ever viewed.
+        return obj is None and super().has_change_permission(request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in self.model._meta.fields]
+
+    @admin.display(description=_("file"))
+    def file_name(self, obj):
+        upload = obj.tournament.upload
+        return f"#{upload.pk} {upload.original_name}" if upload else "–"
+
+    @admin.display(description=_("place"))
+    def place(self, obj):
+        if obj.place_first is None:
+            return "–"
+        last = f"–{obj.place_last}" if obj.place_last and obj.place_last != obj.place_first else ""
+        return f"{obj.place_first}{last} {obj.group}".strip()
+
+    @admin.display(description=_("resolution"))
+    def resolve_link(self, obj):
+        if not obj.is_open:
+            return f"{obj.get_status_display()}{f': {obj.player}' if obj.player else ''}"
+        if not obj.tournament.is_current:
+            return _("replaced by a re-upload")
+        link = reverse("admin:masterpoints_officecase_resolve", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', link, _("Resolve"))
+
+    def get_urls(self):
+        resolve = self.admin_site.admin_view(self.resolve_view)
+        return [path("<int:pk>/resolve/", resolve, name="masterpoints_officecase_resolve"), *super().get_urls()]
+
+    def resolve_view(self, request, pk: int):
+        """One case: a member (by number or name), a new member of the register, or a guest; the points follow."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        case = get_object_or_404(self.get_queryset(request).select_related("tournament__upload"), pk=pk)
+        if not self.in_scope(request, case, "change"):
+            raise PermissionDenied
+        players = Player.objects.filter(federation=case.federation_id)
+        form = OfficeCaseResolveForm(request.POST or None, players=players, admin_site=self.admin_site)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                posted = office_case_resolve(
+                    actor=request.user,
+                    case=case,
+                    resolution=data["resolution"],
+                    player=data.get("player"),
+                    number=data.get("number") or "",
+                    first_name=data.get("first_name") or "",
+                    last_name=data.get("last_name") or "",
+                )
+            except (ValidationError, PermissionDenied) as error:
+                form.add_error(None, error if isinstance(error, ValidationError) else str(error))
+            else:
+                text = _("%(case)s resolved; %(count)d ledger entries posted.") % {"case": case, "count": len(posted)}
+                self.message_user(request, text, messages.SUCCESS)
+                return redirect("admin:masterpoints_officecase_changelist")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Resolve a player left to the office"),
+            "case": case,
+            "form": form,
+            "media": self.media + form.media,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/masterpoints/officecase_resolve.html", context)

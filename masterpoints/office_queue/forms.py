@@ -1,0 +1,44 @@
+"""The secretariat's form resolving one player an upload left to the office (issue 19, D-Q48)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.admin.widgets import AutocompleteSelect
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Player
+from masterpoints.models import OfficeCase
+from office.register.records import LENGTHS
+
+
+class OfficeCaseResolveForm(forms.Form):
+    """An existing member (chosen by number or name), a new member added to the register, or a guest."""
+
+    resolution = forms.ChoiceField(
+        label=_("The player is"),
+        choices=[
+            ("member", _("a member of the register")),
+            ("new", _("a new member: add them to the register")),
+            ("guest", _("a guest: no points")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    player = forms.ModelChoiceField(label=_("Member"), queryset=Player.objects.none(), required=False)
+    number = forms.CharField(label=_("New member's registration number"), max_length=LENGTHS["number"], required=False)
+    first_name = forms.CharField(label=_("first name"), max_length=LENGTHS["first_name"], required=False)
+    last_name = forms.CharField(label=_("last name"), max_length=LENGTHS["last_name"], required=False)
+
+    def __init__(self, *args, players, admin_site, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
+        self.fields["player"].widget = AutocompleteSelect(OfficeCase._meta.get_field("player"), admin_site)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("resolution") == "member" and not data.get("player"):
+            self.add_error("player", _("Choose the member, by number or name."))
+        if data.get("resolution") == "new":
+            for name in ("number", "first_name", "last_name"):
+                if not (data.get(name) or "").strip():
+                    self.add_error(name, _("A new member needs a registration number and both names."))
+        return data
