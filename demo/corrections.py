@@ -114,11 +114,13 @@ def _copy_results(old: Tournament, new: Tournament, *, swapped: dict[int, int]) 
 
 
 def _office_adjustments(federation: Federation) -> int:
-    """Corrections of the scheme's default kind for up to ten recent prize winners, one a day back from
-    today, alternately 3 units taken away (points entered twice) and 5 granted; returns how many."""
+    """Corrections of the scheme's default kind for up to ten recent prize winners of that kind, one a day
+    back from today, alternately 3 units taken away (points entered twice) and 5 granted; returns how many.
+    Each had won at least 3 units of the kind, so no balance falls below 0 (as the commission's own
+    corrections never let it)."""
     kind = federation.scheme_info.default_category
     players = list(
-        Award.objects.filter(federation=federation, source=Award.Source.RESULT)
+        Award.objects.filter(federation=federation, source=Award.Source.RESULT, kind=kind, units__gte=3)
         .order_by("-awarded_on", "player_id")
         .values_list("player_id", flat=True)[:300:30]
     )
