@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 
 from clubs.models import Club
 from federation.models import Federation, Player, Region
+from office.models import Officer
 from office.services import officer_assign
 from tournaments.sanctions.rules import club_district
 
@@ -70,8 +71,8 @@ def demo_logins(dbf: Federation, hbs: Federation) -> list[DemoLogin]:
 
 def debug_logins_create(dbf: Federation, hbs: Federation) -> str:
     """Create the missing development logins (never in production: the caller checks DEBUG), the superuser
-    admin/admin first, and return a line listing them. A player login is linked to its demo player where the
-    player has no login yet."""
+    admin/admin first, and return a line listing them. A login missing its office gets it (a password once
+    set is left alone); a player login is linked to its demo player where the player has no login yet."""
     user_model = get_user_model()
     if not user_model.objects.filter(username="admin").exists():
         user_model.objects.create_superuser("admin", "admin@example.com", "admin")
@@ -82,8 +83,9 @@ def debug_logins_create(dbf: Federation, hbs: Federation) -> str:
         if created:
             user.set_password(login.username)
             user.save()
-            if login.office is not None:
-                officer_assign(actor=None, user=user, **login.office)
+        # A demo database seeded before a login served its office (the district once was Fyn) gets it now.
+        if login.office is not None and not Officer.objects.filter(user=user, **login.office).exists():
+            officer_assign(actor=None, user=user, **login.office)
         player = players.get(login.username)
         if player is not None and player.user_id is None and not Player.objects.filter(user=user).exists():
             player.user = user

@@ -2,7 +2,7 @@
 ready file of ``demo/files/`` and confirms it; applies for an extra SP sanction (§ 403B3), which the district
 recommends and the secretariat decides (§ 403B7); the HBS player asks for a documented correction in the open
 window (transition rule 6, H-12, H-14), the commission decides it in the admin, and the player reads the
-decision."""
+decision on the request's page and the new entry on their points page."""
 
 from __future__ import annotations
 
@@ -110,3 +110,6 @@ def test_the_demo_story_runs_with_the_demo_logins_only(page, demo):
     page.goto(f"/corrections/{correction.pk}/")
     assert "granted" in page.locator(".facts").inner_text()
     assert page.locator("tr.ledger-entry").count() == 1
+    # The player's own points page lists the commission's entry beside the award it adjusts.
+    page.goto(f"/players/{player.federation.code}/{player.number}/")
+    assert "The scorer's slip" in page.locator("tr.source-correction").first.inner_text()

@@ -14,10 +14,11 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from clubs.models import Club
-from federation.models import Player
+from federation.models import AuditEvent, Player, Region
 from masterpoints.corrections.services import correction_decide, correction_request_file, is_commission, open_window
 from masterpoints.models import Award
 from office.access import COMMISSION_GROUP, can_act_for_club, can_act_for_region
+from office.models import Officer
 from tournaments.sanctions.rules import club_district
 from tournaments.sanctions.services import sanction_apply, sanction_decide, sanction_recommend
 
@@ -122,3 +123,18 @@ def test_a_second_seed_keeps_the_logins_and_their_players(seeded, login, setting
     call_command("seed_demo", players=100, hbs_players=150, verbosity=0)
     assert set(Player.objects.filter(user__isnull=False).values_list("number", "user__username")) == before
     assert len(before) == 2
+
+
+def test_a_demo_database_seeded_before_gets_the_district_officer_of_the_demo_club_issue_19(settings, login):
+    """The demo's district officer once served Distrikt Fyn, so the club's sanctions ended in 403: a new seed
+    gives the existing login the club's own district, and a further seed writes nothing more."""
+    settings.DEBUG = True
+    call_command("seed_demo", players=60, hbs_players=20, awards=0, verbosity=0)
+    distrikt = login("distrikt")
+    Officer.objects.filter(user=distrikt).update(region=Region.objects.get(federation__code="dbf", code="fyn"))
+    call_command("seed_demo", players=60, hbs_players=20, awards=0, verbosity=0)
+    club = Club.objects.get(federation__code="dbf", number="1001")
+    assert can_act_for_region(distrikt, club_district(club))
+    audited = AuditEvent.objects.count()
+    call_command("seed_demo", players=60, hbs_players=20, awards=0, verbosity=0)
+    assert AuditEvent.objects.count() == audited
