@@ -103,17 +103,23 @@ def test_each_demo_player_has_a_login_and_several_seasons_of_points_issue_18(his
     assert len(seasons) >= 3, seasons
 
 
-def test_the_hbs_player_files_a_documented_correction_in_the_open_window_and_the_commission_grants_it(history, login):
-    """HBS takes requests only in a window of its transition period (rule 6, H-12) and with a document (H-14)."""
-    player = Player.objects.get(user=login("igrac"))
-    assert open_window(player.federation, timezone.localdate()) is True
+@pytest.mark.parametrize(
+    ("username", "commission", "window"), [("igrac", "komisija", True), ("spiller", "kommission", None)]
+)
+def test_each_demo_player_files_a_correction_and_their_commission_grants_it(
+    history, login, username, commission, window
+):
+    """HBS takes requests only in a window of its transition period (rule 6, H-12) and with a document (H-14),
+    and ``seed_demo`` opens one; DBf's rules set no window (``open_window`` is ``None``)."""
+    player = Player.objects.get(user=login(username))
+    assert open_window(player.federation, timezone.localdate()) is window
     award = Award.objects.filter(player=player, source="result").order_by("-awarded_on").first()
     document = SimpleUploadedFile("rezultati.txt", b"Slip of the scorer: we were second.", content_type="text/plain")
     correction = correction_request_file(
-        actor=login("igrac"), player=player, award=award, text="We were second, not third.", document=document
+        actor=login(username), player=player, award=award, text="We were second, not third.", document=document
     )
     posted = correction_decide(
-        actor=login("komisija"), correction=correction, grant=True, reason="Checked.", adjustments=[(award.kind, 2)]
+        actor=login(commission), correction=correction, grant=True, reason="Checked.", adjustments=[(award.kind, 2)]
     )
     assert [entry.units for entry in posted] == [2]
 

@@ -1,7 +1,8 @@
 """``python manage.py seed_demo``: a Danish and a Croatian demo federation, deterministic and idempotent.
 
 The command parses the options and calls the builders: :mod:`demo.people` (federations, regions, clubs,
-players, the DEBUG logins) and :mod:`demo.seasons` (the history of tournaments and awards).
+players), :mod:`demo.corrections` (the HBS correction window), :mod:`demo.seasons` (the history of
+tournaments and awards, four seasons by default) and :mod:`demo.logins` (the DEBUG logins).
 """
 
 from __future__ import annotations
