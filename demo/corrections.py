@@ -1,4 +1,5 @@
-"""A few corrections in the demo history, so the player pages show them as such.
+"""A few corrections in the demo history, so the player pages show them as such, and the window in which
+the demo players may ask for more.
 
 Two sorts: a tournament uploaded again with its top two pairs swapped (reversals of the first version,
 awards of the second) and awards adjusted by the office.
@@ -10,8 +11,9 @@ from datetime import date, timedelta
 
 from demo.profiles import DEMO_PROFILES
 from federation.models import Federation
+from masterpoints.corrections.services import correction_window_check, transition_period_end
 from masterpoints.ledger import awards_reverse_tournament
-from masterpoints.models import Award
+from masterpoints.models import Award, CorrectionWindow
 from tournaments.models import Entry, Participation, RankingGroup, Tournament
 
 
@@ -112,11 +114,13 @@ def _copy_results(old: Tournament, new: Tournament, *, swapped: dict[int, int]) 
 
 
 def _office_adjustments(federation: Federation) -> int:
-    """Corrections of the scheme's default kind for up to ten recent prize winners, one a day back from
-    today, alternately 3 units taken away (points entered twice) and 5 granted; returns how many."""
+    """Corrections of the scheme's default kind for up to ten recent prize winners of that kind, one a day
+    back from today, alternately 3 units taken away (points entered twice) and 5 granted; returns how many.
+    Each had won at least 3 units of the kind, so no balance falls below 0 (as the commission's own
+    corrections never let it)."""
     kind = federation.scheme_info.default_category
     players = list(
-        Award.objects.filter(federation=federation, source=Award.Source.RESULT)
+        Award.objects.filter(federation=federation, source=Award.Source.RESULT, kind=kind, units__gte=3)
         .order_by("-awarded_on", "player_id")
         .values_list("player_id", flat=True)[:300:30]
     )
@@ -135,3 +139,22 @@ def _office_adjustments(federation: Federation) -> int:
     ]
     Award.objects.bulk_create(corrections)
     return len(corrections)
+
+
+def correction_window_open(federation: Federation, today: date) -> CorrectionWindow | None:
+    """Where the federation's rules take corrections only in a window (HBS transition rule 6, H-12), open
+    one that began 30 days before ``today`` and runs to the end of its one-year period, so the demo player
+    can file a request; nothing where the rules set no window (DBf) or the federation has one already."""
+    info = federation.scheme_info
+    if not info.correction_window_rule or CorrectionWindow.objects.filter(federation=federation).exists():
+        return None
+    opens_on = today - timedelta(days=30)
+    window = CorrectionWindow(
+        federation=federation,
+        opens_on=opens_on,
+        closes_on=transition_period_end(opens_on, info.correction_window_years),
+        note="Demo transition period (seed_demo)",
+    )
+    correction_window_check(window)
+    window.save()
+    return window

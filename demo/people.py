@@ -1,4 +1,4 @@
-"""The demo federations' regions, clubs (with playing times), players and officers.
+"""The demo federations' regions, clubs (with playing times) and players (the logins: :mod:`demo.logins`).
 
 Every builder is idempotent: it creates what is missing and leaves what exists as it is, so a second run
 changes nothing and a larger run only adds.
@@ -8,13 +8,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.contrib.auth import get_user_model
-
 from clubs.models import Club, ClubMembership, PlayingTime
 from demo.data import demo_player, demo_playing_times
 from demo.profiles import DemoClub, DemoProfile
 from federation.models import Federation, Player, Region
-from office.services import officer_assign
 
 #: Players generated and written per round.
 BATCH = 5000
@@ -100,31 +97,3 @@ def players_build(federation: Federation, count: int, season_end: date) -> int:
         ClubMembership.objects.bulk_create(memberships)
         made += len(rows)
     return made
-
-
-def debug_logins_create(dbf: Federation, hbs: Federation) -> str:
-    """The development logins (password = user name): the superuser admin/admin, the DBf secretariat, the
-    director of DBf's first club, the officer of its first district and the HBS secretariat. Creates the
-    missing ones (never in production: the caller checks DEBUG) and returns a line listing them."""
-    user_model = get_user_model()
-    if not user_model.objects.filter(username="admin").exists():
-        user_model.objects.create_superuser("admin", "admin@example.com", "admin")
-    first_club = Club.objects.filter(federation=dbf).order_by("number").first()
-    first_district = Region.objects.filter(federation=dbf, kind="district").order_by("code").first()
-    people = [
-        ("sekretariat", {"role": "secretariat", "federation": dbf}),
-        ("klubleder", {"role": "club_director", "federation": dbf, "club": first_club}),
-        ("distrikt", {"role": "region_officer", "federation": dbf, "region": first_district}),
-        ("tajnik", {"role": "secretariat", "federation": hbs}),
-    ]
-    for username, office in people:
-        user, created = user_model.objects.get_or_create(username=username)
-        if created:
-            user.set_password(username)
-            user.save()
-            officer_assign(actor=None, user=user, **office)
-    return (
-        "DEBUG logins (user/password): admin/admin (superuser), sekretariat/sekretariat (DBf secretariat), "
-        f"klubleder/klubleder (director of {first_club}), distrikt/distrikt ({first_district}), "
-        "tajnik/tajnik (HBS secretariat)."
-    )

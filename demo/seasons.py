@@ -24,8 +24,11 @@ from masterpoints.models import Award
 from masterpoints.standings.services import standings_rebuild
 from tournaments.models import Entry, Participation, RankingGroup, Tournament
 
-#: Tournaments of the history whose results (rows, pairs, players) are stored in full; older ones keep only
-#: the tournament and its awards, so ten years of history stay quick to build.
+#: The latest seasons whose tournaments' results (rows, pairs, players) are stored in full, at most
+#: :data:`DETAILED_TOURNAMENTS` of each season (its latest); older ones keep only the tournament and its
+#: awards, so ten years of history stay quick to build. Four: the default history (``seed_demo``) in full, so
+#: its tournament pages show their rankings and the what-if run replays them (transition rule 8, H-13).
+DETAILED_SEASONS = 4
 DETAILED_TOURNAMENTS = 5000
 #: Rows per ``bulk_create`` batch.
 BATCH_SIZE = 2000
@@ -54,7 +57,8 @@ def seed_history(*, federation: Federation, awards: int, seasons: int, log: Call
         days = [(end - start).days + 1 for start, end in bounds[index:]]
         wanted = (awards - written) * days[0] // sum(days)
         events = plan_season(federation.scheme, index, season, hosts, wanted, scales.paid_places)
-        detailed = max(0, len(events) - DETAILED_TOURNAMENTS) if last else len(events)
+        recent = index >= len(bounds) - DETAILED_SEASONS
+        detailed = max(0, len(events) - DETAILED_TOURNAMENTS) if recent else len(events)
         with transaction.atomic():
             written += _write_events(federation, index, events, scales, detailed_from=detailed)
             if last:

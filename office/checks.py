@@ -8,9 +8,19 @@ from django.contrib.auth.hashers import check_password
 from django.core import checks
 from django.db import DatabaseError
 
-#: The logins ``seed_demo`` creates in DEBUG, each with its name as password (``demo.people.debug_logins_create``;
+#: The logins ``seed_demo`` creates in DEBUG, each with its name as password (``demo.logins.debug_logins_create``;
 #: the demo sits above every app, so the names are repeated here, and a test keeps the two lists equal).
-DEMO_USERNAMES = ("admin", "sekretariat", "klubleder", "distrikt", "tajnik")
+DEMO_USERNAMES = (
+    "admin",
+    "klubleder",
+    "distrikt",
+    "sekretariat",
+    "spiller",
+    "kommission",
+    "tajnik",
+    "igrac",
+    "komisija",
+)
 
 
 @checks.register(checks.Tags.security, checks.Tags.database)

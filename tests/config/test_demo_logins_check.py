@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
-from demo.people import debug_logins_create
+from demo.logins import debug_logins_create
 from office.checks import DEMO_USERNAMES, demo_logins_check
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +37,7 @@ def test_outside_debug_the_demo_logins_are_a_warning_naming_each(demo_logins, se
     settings.DEBUG = False
     [warning] = warnings_of()
     assert warning.id == "office.W001"
-    for username in ("admin", "sekretariat", "klubleder", "distrikt", "tajnik"):
+    for username in DEMO_USERNAMES:
         assert username in warning.msg
     assert "demo password" in warning.msg
     assert "delete" in warning.hint
@@ -82,7 +82,7 @@ def test_check_deploy_with_the_database_shows_the_warning(demo_logins, settings)
 
 SEED_LOGINS = """
 from clubs.models import Club
-from demo.people import debug_logins_create
+from demo.logins import debug_logins_create
 from federation.models import Federation, Region
 
 dbf = Federation.objects.create(name="DBf", code="dbf", scheme="dbf")

@@ -71,3 +71,15 @@ def test_demo_club_tournaments_record_a_playing_time_of_their_club_on_their_week
         assert tournament.playing_time is not None, tournament
         assert tournament.playing_time.club_id == tournament.club_id
         assert tournament.playing_time.weekday == tournament.date.weekday()
+
+
+def test_the_default_history_holds_several_seasons_of_tournaments_issue_18(db):
+    """Issue 18: several seasons per player, not one season plus opening balances."""
+    from demo.management.commands.seed_demo import DEFAULT_SEASONS
+    from tournaments.models import Tournament
+
+    call_command("seed_demo", players=120, clubs=8, hbs_players=40, verbosity=0)
+    for federation in Federation.objects.all():
+        info = federation.scheme_info
+        days = Tournament.objects.filter(federation=federation).values_list("date", flat=True)
+        assert len({info.season_of(day) for day in days}) == DEFAULT_SEASONS

@@ -1,7 +1,8 @@
 """``python manage.py seed_demo``: a Danish and a Croatian demo federation, deterministic and idempotent.
 
 The command parses the options and calls the builders: :mod:`demo.people` (federations, regions, clubs,
-players, the DEBUG logins) and :mod:`demo.seasons` (the history of tournaments and awards).
+players), :mod:`demo.corrections` (the HBS correction window), :mod:`demo.seasons` (the history of
+tournaments and awards, four seasons by default) and :mod:`demo.logins` (the DEBUG logins).
 """
 
 from __future__ import annotations
@@ -12,12 +13,17 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from demo.people import debug_logins_create, federation_build, players_build
+from demo.corrections import correction_window_open
+from demo.logins import debug_logins_create
+from demo.people import federation_build, players_build
 from demo.profiles import DEMO_PROFILES
 from demo.seasons import seed_history
 
-#: Awards per player and season when --awards is not given: one realistic season.
+#: Awards per player and season when --awards is not given: a realistic season.
 AWARDS_PER_SEASON = 5
+#: Seasons of history when neither --awards nor --seasons is given: several, so a player's chart, season
+#: table and cups have seasons to compare (issue 18).
+DEFAULT_SEASONS = 4
 
 
 class Command(BaseCommand):
@@ -37,7 +43,7 @@ class Command(BaseCommand):
             default=None,
             help=(
                 f"Awards to generate through the engine, shared by the federations in proportion to their players "
-                f"(default {AWARDS_PER_SEASON} per player: one season; 0 for none). Skipped for a federation "
+                f"(default {AWARDS_PER_SEASON} per player and season; 0 for none). Skipped for a federation "
                 "that already has demo tournaments."
             ),
         )
@@ -45,7 +51,10 @@ class Command(BaseCommand):
             "--seasons",
             type=int,
             default=None,
-            help=f"Seasons of history (default: awards / ({AWARDS_PER_SEASON} × players), 1 to 10).",
+            help=(
+                f"Seasons of history (default {DEFAULT_SEASONS}; with --awards: awards / ({AWARDS_PER_SEASON} × "
+                "players), 1 to 10)."
+            ),
         )
 
     def handle(self, *args, players: int, clubs: int, hbs_players: int, **options):
@@ -54,15 +63,20 @@ class Command(BaseCommand):
         # Players asked for, by the scheme code of the demo profile they belong to.
         counts = {"dbf": players, "hbs": hbs_players}
         everyone = sum(counts.values())
-        awards = options.get("awards")
-        awards = AWARDS_PER_SEASON * everyone if awards is None else awards
-        seasons = options.get("seasons") or max(1, min(10, round(awards / max(1, AWARDS_PER_SEASON * everyone))))
+        awards, seasons = options.get("awards"), options.get("seasons")
+        if awards is None:
+            seasons = DEFAULT_SEASONS if seasons is None else seasons
+            awards = AWARDS_PER_SEASON * everyone * seasons
+        elif seasons is None:
+            seasons = max(1, min(10, round(awards / max(1, AWARDS_PER_SEASON * everyone))))
         if awards < 0 or seasons < 1:
             raise CommandError("--awards must be at least 0 and --seasons at least 1.")
         dues_paid_until = date(date.today().year + 1, 5, 15)
         with transaction.atomic():
             federations = {code: federation_build(profile, clubs) for code, profile in DEMO_PROFILES.items()}
             made = sum(players_build(federations[code], counts[code], dues_paid_until) for code in DEMO_PROFILES)
+            for federation in federations.values():
+                correction_window_open(federation, date.today())
         names = ", ".join(federation.name for federation in federations.values())
         self.stdout.write(f"Demo federations ready: {names}; {made} new players.")
         if awards and everyone:
