@@ -18,6 +18,7 @@ from federation.schemes import scheme_of
 from masterpoints.public.charts import points_chart
 from masterpoints.public.tables import PAGE_SIZES, page_size, score_decimals, shown_score
 from masterpoints.standings.services import standings_refresh_players
+from masterpoints.templatetags.points import form_label, scoring_label
 from masterpoints.uploads.forms import ResultUploadForm
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import make_player, pairs_from_numbers, post_award, usebio_pairs
@@ -176,3 +177,9 @@ def test_the_upload_forms_help_texts_follow_the_rule_book():
     assert "BP" not in hbs.fields["boards"].help_text
     assert "Mini-teams" in dbf.fields["event_form"].help_text
     assert hbs.fields["event_form"].help_text == ""
+
+
+def test_an_uploads_form_and_scoring_are_named_in_words_not_codes():
+    assert form_label("pairs") == "pairs" and scoring_label("MP") == "matchpoints"
+    assert scoring_label("BAM") == "board points (point-a-board)"
+    assert scoring_label("NEW") == "NEW" and form_label(None) == ""
