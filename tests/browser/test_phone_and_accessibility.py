@@ -54,6 +54,14 @@ def test_a_players_balances_are_on_a_phones_screen(page, world, season):  # noqa
         assert inside_viewport(balances.nth(index))
 
 
+def test_a_tournaments_rows_show_their_points_on_a_phone(page, season):  # noqa: F811
+    page.set_viewport_size(PHONE)
+    page.goto(Tournament.objects.order_by("pk").first().get_absolute_url())
+    winner = page.locator("table.results tbody tr").first
+    assert inside_viewport(winner.locator("td.points")) and winner.locator("td.points").inner_text().endswith("BP")
+    assert no_sideways_scrolling(page)
+
+
 def serious(page) -> list[str]:
     violations = Axe().run(page).response["violations"]
     return [f"{v['id']} ({v['impact']}): {v['help']}" for v in violations if v["impact"] in ("serious", "critical")]
@@ -70,3 +78,9 @@ def test_axe_finds_no_serious_violation_on_the_main_pages(page, log_in, world, p
     page.goto("/tournaments/upload/")
     found["upload"] = serious(page)
     assert found == {address: [] for address in found}
+
+
+def test_the_axe_check_reports_a_serious_violation(page):
+    """The check above can fail: an image without a text alternative is critical for axe (image-alt)."""
+    page.set_content('<!doctype html><html lang="en"><title>t</title><main><img src="x.png"></main></html>')
+    assert any(found.startswith("image-alt (critical)") for found in serious(page))
