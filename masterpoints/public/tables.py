@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import FALLBACK
 from masterpoints.engine.common import KIND_DECIMALS, format_units
-from masterpoints.explanations import explanation_html
+from masterpoints.explanations import explained, explanation_html
 from masterpoints.models import Award, Standing
 from masterpoints.numbers import decimal_separator, kind_label, shown_units
 from masterpoints.public.selectors import title_label
@@ -308,11 +308,36 @@ def entry_points(entry, totals: dict[int, dict[str, int]]) -> str:
     return " / ".join(shown)
 
 
-def tournament_rows(tournament, totals: dict[int, dict[str, int]]) -> None:
+def group_scale(awards: list) -> tuple:
+    """The inputs every award of a group shares (the field, the boards, the factors of the scale): stored
+    with each award, shown once above the group's table, each symbol with its meaning
+    (:func:`masterpoints.explanations.explained`); what differs between rows stays with the row."""
+    if not awards:
+        return ()
+    shared = dict((awards[0].explanation or {}).get("inputs") or {})
+    for award in awards[1:]:
+        inputs = (award.explanation or {}).get("inputs") or {}
+        shared = {name: value for name, value in shared.items() if inputs.get(name) == value}
+    shared.pop("reason", None)
+    return explained({"inputs": shared}, awards[0].kind).inputs
+
+
+def tournament_rows(tournament, totals: dict[int, dict[str, int]], awards: dict[int, list] | None = None) -> None:
     """Prepares the tournament page's groups (prefetched by ``tournaments.selectors.tournament_detail``):
-    each entry's score, percentage and points as the page shows them, without a query per row."""
+    each entry's score, percentage and points as the page shows them, and the group's scale, without a query
+    per row (``awards``: the result awards per player, :func:`masterpoints.public.selectors.tournament_awards`)."""
+    awards = awards or {}
     for group in tournament.groups.all():
         entries = list(group.entries.all())
+        group.scale = group_scale(
+            [
+                award
+                for entry in entries
+                for participation in entry.participations.all()
+                for award in awards.get(participation.player_id, ())
+                if participation.player_id
+            ]
+        )
         score_places = score_decimals(entry.score for entry in entries)
         percentage_places = score_decimals(entry.percentage for entry in entries)
         group.has_percentage = any(entry.percentage is not None for entry in entries)

@@ -288,7 +288,7 @@ def tournament_page(request, pk: int):
     except Tournament.DoesNotExist:
         raise Http404 from None
     awards = selectors.tournament_awards(tournament)
-    tournament_rows(tournament, selectors.tournament_points(tournament))
+    tournament_rows(tournament, selectors.tournament_points(tournament), awards)
     for group in tournament.groups.all():
         for entry in group.entries.all():
             for participation in entry.participations.all():

@@ -85,6 +85,10 @@ def test_a_tournament_row_shows_its_percentage_its_points_and_links_its_players(
     units = winner.awards.get().units
     assert f'<td class="num points">{units} BP</td>' in body  # BP: whole points (§ 402)
     assert "4 entries · 24 boards" in body  # the scale, once above the table
+    assert body.count('<details class="group-scale">') == 1
+    scale = body.split('<details class="group-scale">', 1)[1].split("</details>", 1)[0]
+    assert "<code>D</code> = 4" in scale and "<code>M</code> = 2" in scale  # § 406B3 field, mass factor
+    assert "<code>place</code>" not in scale  # differs between rows: stays with each row's explanation
 
 
 @pytest.mark.django_db
