@@ -112,6 +112,8 @@ class SchemeInfo:
     unscored_refusal: Promise
     #: Forms whose several session rankings in one file are one compound tournament (HBS rule 7, H-16).
     compound_forms: tuple[str, ...]
+    #: The upload form's help texts that depend on the rule book (field name → text; none: no help text).
+    upload_help: dict[str, Promise]
     #: The weighted list of the last three years beside the lifetime points (DBf's "ranglisten", published
     #: on DBf's site, not in the rule book; D-Q56–D-Q60); ``None``: the scheme has none.
     ranking_list: RankingListRule | None = None
@@ -141,6 +143,15 @@ class SchemeInfo:
     def balance_columns(self) -> tuple[str, ...]:
         """The standings columns a list shows: DBf ``mp, bp, sp, gp``; HBS ``black, red, master``."""
         return (("mp",) if self.has_mp_total else ()) + tuple(kind.lower() for kind in self.kinds)
+
+    def primary_column(self, kind: str | None) -> str:
+        """The balance column a narrow screen keeps next to the place and the name: the ranked kind's, or in
+        the default order the measure the ladder uses (DBf total MP, § 404; HBS master points, the highest
+        kind, rule 5)."""
+        column = self.ranking_column(kind)
+        if column in self.balance_columns:
+            return column
+        return self.balance_columns[0 if self.has_mp_total else -1]
 
     def ranking_column(self, kind: str | None) -> str:
         """The standings column a list is ranked by for ``kind`` (the default order when unknown)."""
@@ -247,6 +258,10 @@ SCHEMES: dict[str, SchemeInfo] = {
         event_natures=(),
         unscored_refusal=_("Every organised event is scored."),
         compound_forms=(),
+        upload_help={
+            "event_form": _("Mini-teams must be chosen here: no results file names them."),
+            "boards": _("Leave empty to take the number from the file (per playing day for BP, in all for SP/GP)."),
+        },
         ranking_list=DBF_RANKING_LIST,
     ),
     "hbs": SchemeInfo(
@@ -336,6 +351,9 @@ SCHEMES: dict[str, SchemeInfo] = {
             "preparation for any selection. You said this event was: %(nature)s. Nothing was stored."
         ),
         compound_forms=("pairs",),
+        upload_help={
+            "boards": _("Leave empty to take the number from the file."),
+        },
     ),
 }
 

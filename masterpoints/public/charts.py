@@ -10,6 +10,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.formats import date_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -47,8 +48,13 @@ def _nice_ceiling(value: int) -> int:
     return 10 * power
 
 
-def points_chart(series: Sequence[tuple[datetime.date, dict[str, int]]], scheme: SchemeInfo) -> Chart | None:
-    """The chart of ``series`` (cumulative units per kind after each award day), or ``None`` without awards."""
+def points_chart(
+    series: Sequence[tuple[datetime.date, dict[str, int]]],
+    scheme: SchemeInfo,
+    marks: Sequence[tuple[datetime.date, str]] = (),
+) -> Chart | None:
+    """The chart of ``series`` (cumulative units per kind after each award day), or ``None`` without awards.
+    ``marks``: the titles or categories reached (§ 404, H-2), each a dashed line on its day named by a title."""
     if not series:
         return None
     lines = _lines(scheme)
@@ -83,6 +89,13 @@ def points_chart(series: Sequence[tuple[datetime.date, dict[str, int]]], scheme:
         )
     if first.year == last.year:
         parts.append(f'<text class="tick" x="{LEFT}" y="{HEIGHT - 10}">{first.year}</text>')
+    for day, label in marks:
+        if first <= day <= last:
+            name = escape(f"{label} ({date_format(day)})")
+            parts.append(
+                f'<g class="mark"><title>{name}</title><line x1="{x(day):.1f}" x2="{x(day):.1f}" y1="{TOP}" '
+                f'y2="{HEIGHT - BOTTOM}"/><circle cx="{x(day):.1f}" cy="{TOP + 4}" r="4"/></g>'
+            )
     legend = []
     for (kind, _value, line_decimals), points in zip(lines, values, strict=True):
         path = [f"M{x(series[0][0]):.1f},{y(points[0]):.1f}"]
@@ -96,7 +109,7 @@ def points_chart(series: Sequence[tuple[datetime.date, dict[str, int]]], scheme:
     title = escape(_("Points over time"))
     desc = escape(
         _("From %(first)s to %(last)s; now %(summary)s.")
-        % {"first": first.isoformat(), "last": series[-1][0].isoformat(), "summary": summary}
+        % {"first": date_format(first), "last": date_format(series[-1][0]), "summary": summary}
     )
     svg = (
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" '

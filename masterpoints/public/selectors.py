@@ -425,6 +425,22 @@ def tournament_awards(tournament: Tournament) -> dict[int, list[Award]]:
     return awards
 
 
+def tournament_points(tournament: Tournament) -> dict[int, dict[str, int]]:
+    """Each player's result points of ``tournament`` from the ledger, per kind in integer units, in one query
+    (the awards the page explains next to them; a replaced upload's page says it was replaced)."""
+    totals: dict[int, dict[str, int]] = {}
+    rows = (
+        Award.objects.filter(tournament=tournament, source=Award.Source.RESULT)
+        .values("player_id", "kind")
+        .annotate(units=Sum("units"))
+        .order_by("player_id", "kind")
+    )
+    for row in rows:
+        if row["units"]:
+            totals.setdefault(row["player_id"], {})[row["kind"]] = row["units"]
+    return totals
+
+
 # --- "find a player" (the home page's box) -------------------------------------------------------------
 
 #: Players the search lists at most: a name the box finds more often than this needs another word.

@@ -1,13 +1,17 @@
-"""Tables of the public pages: the rankings, a club's members' standings, a player's awards."""
+"""Tables of the public pages: the rankings, a club's members' standings, a player's awards, and the rows of
+a tournament's page (scores as the scoring program wrote them, each row's points)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from html import escape
 from urllib.parse import quote
 
 import django_tables2 as tables
+from django.core.paginator import Paginator
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.formats import date_format, number_format
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -16,6 +20,7 @@ from federation.schemes import FALLBACK
 from masterpoints.award_text import award_context
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.ranglist import shown_hundredths
+from masterpoints.explanations import explained
 from masterpoints.models import Award, Standing
 from masterpoints.numbers import decimal_separator, kind_label, shown_units
 from masterpoints.public.selectors import title_label
@@ -46,6 +51,32 @@ def record_title(record) -> str:
     return title_label(standing.title, standing.stars) if standing is not None else ""
 
 
+#: The page sizes a list offers (D-Q55); anything else asked for shows :data:`DEFAULT_PAGE_SIZE` rows.
+PAGE_SIZES = (25, 50, 100, 200)
+DEFAULT_PAGE_SIZE = 50
+
+
+def page_size(raw, default: int = DEFAULT_PAGE_SIZE) -> int:
+    """D-Q55: the rows per page asked for (``?per_page=``) when it is one of :data:`PAGE_SIZES`, else
+    ``default``: a size outside the offered ones is no error, the list simply shows its usual page."""
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        return default
+    return value if value in PAGE_SIZES else default
+
+
+class BoundedPages:
+    """A table whose page size is one of :data:`PAGE_SIZES` whatever the address asks for (django-tables2
+    takes ``?per_page=`` from the request as it is)."""
+
+    default_page_size = DEFAULT_PAGE_SIZE
+
+    def paginate(self, paginator_class=Paginator, per_page=None, page=1, *args, **kwargs):
+        size = page_size(per_page, self.default_page_size)
+        return super().paginate(paginator_class, size, page, *args, **kwargs)
+
+
 class PointsColumn(tables.Column):
     """An amount in integer units, shown with the kind's decimals; sorted best first on the first click."""
 
@@ -61,7 +92,7 @@ class PointsColumn(tables.Column):
         return format_units(value, self.decimals)
 
 
-class StandingTable(tables.Table):
+class StandingTable(BoundedPages, tables.Table):
     """A ranking list: each row's place in the filtered list (equal points share it), the player, home
     club, title or category and balances. Works on career standings and on one season's figures."""
 
@@ -87,12 +118,17 @@ class StandingTable(tables.Table):
         template_name = "masterpoints/ranking_table.html"
         empty_text = _("No player matches these filters.")
 
-    def __init__(self, data, *, federation, see_hidden: bool = False, **kwargs):
-        shown = (federation.scheme_info if federation else FALLBACK).balance_columns
-        exclude = [name for name in _ALL_POINTS if name not in shown]
+    def __init__(self, data, *, federation, see_hidden: bool = False, kind: str | None = None, **kwargs):
+        info = federation.scheme_info if federation else FALLBACK
+        exclude = [name for name in _ALL_POINTS if name not in info.balance_columns]
         super().__init__(data, exclude=[*exclude, *kwargs.pop("exclude", ())], **kwargs)
         self.federation = federation
         self.see_hidden = see_hidden
+        # A phone shows the place, the name and the points that rank the list; the rest only on wider screens.
+        self.secondary = {"number", "club", "title", *(set(info.balance_columns) - {info.primary_column(kind)})}
+        for name in self.secondary & {column.name for column in self.columns}:
+            css = "num secondary" if name in _ALL_POINTS else "secondary"
+            self.columns[name].column.attrs = {"td": {"class": css}, "th": {"class": css}}
 
     def before_render(self, request):
         """The rows of the shown page as HTML, built in Python: the rankings page renders them without a
@@ -110,16 +146,17 @@ class StandingTable(tables.Table):
 
         cells = {
             "place": lambda r: ("num", escape(str(r.place))),
-            "number": lambda r: ("", escape(r.player.number)),
+            "number": lambda r: ("secondary", escape(r.player.number)),
             "name": lambda r: ("", name_cell(r)),
-            "club": lambda r: ("", escape(home_club_name(r))),
-            "title": lambda r: ("", escape(record_title(r))),
+            "club": lambda r: ("secondary", escape(home_club_name(r))),
+            "title": lambda r: ("secondary", escape(record_title(r))),
         }
         separator = decimal_separator()
         for name in _ALL_POINTS:
             decimals = _DECIMALS[name]
-            cells[name] = lambda r, name=name, decimals=decimals: (
-                "num",
+            css = "num secondary" if name in self.secondary else "num points"
+            cells[name] = lambda r, name=name, decimals=decimals, css=css: (
+                css,
                 shown_units(getattr(r, name), decimals, separator),
             )
         shown = [column.name for column in self.columns]
@@ -170,7 +207,7 @@ class SeasonTopTable(StandingTable):
         empty_text = _("No member has points this season yet.")
 
 
-class RankingListEntryTable(tables.Table):
+class RankingListEntryTable(BoundedPages, tables.Table):
     """DBf's ranking list ("ranglisten", D-Q56–D-Q60): place by the exact figure (equal figures share it),
     the player, home club, title and the figure in MP per year, rounded half up to 2 decimals (D-Q60)."""
 
@@ -210,11 +247,13 @@ class RankingListEntryTable(tables.Table):
         return shown_units(shown_hundredths(value, self.rule), 2)
 
 
-class AwardTable(tables.Table):
+class AwardTable(BoundedPages, tables.Table):
     """A player's ledger: every award with what it is for and why it is this many points. Corrections,
     reversals and opening balances are marked as such, with their reason."""
 
-    awarded_on = tables.DateColumn(verbose_name=_("Date"), orderable=False, format="Y-m-d")
+    default_page_size = 100
+
+    awarded_on = tables.DateColumn(verbose_name=_("Date"), orderable=False, short=True)
     what = tables.Column(accessor="pk", verbose_name=_("For"), orderable=False)
     amount = tables.Column(accessor="units", verbose_name=_("Points"), orderable=False, attrs={"td": {"class": "num"}})
     why = tables.Column(accessor="pk", verbose_name=_("Why"), orderable=False)
@@ -245,7 +284,8 @@ class AwardTable(tables.Table):
         if record.source != Award.Source.RESULT:
             note = ""
             if record.reverses_id:
-                note = _("cancels the award of %(day)s") % {"day": f"{record.reverses.awarded_on:%Y-%m-%d}"}
+                day = date_format(record.reverses.awarded_on, "SHORT_DATE_FORMAT")
+                note = _("cancels the award of %(day)s") % {"day": day}
             parts.append(
                 format_html(
                     '<div><span class="tag tag-{}">{}</span> {}{}</div>',
@@ -267,3 +307,78 @@ def balances(info, row) -> list[tuple[str, str]]:
     for kind in info.kinds:
         out.append((kind, format_units(getattr(row, kind.lower(), 0) if row else 0, KIND_DECIMALS[kind])))
     return out
+
+
+# --- a tournament's page ------------------------------------------------------------------------------------
+
+
+def score_decimals(values) -> int:
+    """D-Q54: the decimals a group's scores (or percentages) are shown with. The file's own precision is not
+    stored (the columns keep 4 and 3 decimals), so it is read back as the most decimals any value of the
+    group has once trailing zeros are dropped: ``596.2200`` and ``601.1500`` show as ``596.22`` and
+    ``601.15``, a column of ``55.100`` and ``48.250`` as ``55.10`` and ``48.25``, whole IMPs without any."""
+    decimals = 0
+    for value in values:
+        if value is not None:
+            exponent = Decimal(value).normalize().as_tuple().exponent
+            decimals = max(decimals, -exponent if isinstance(exponent, int) and exponent < 0 else 0)
+    return decimals
+
+
+def shown_score(value, decimals: int) -> str:
+    """A score in the reader's writing (``596,22`` in Danish) with the group's decimals; nothing for none."""
+    return "" if value is None else number_format(value, decimals)
+
+
+def entry_points(entry, totals: dict[int, dict[str, int]]) -> str:
+    """The points a row received, per kind with its decimals (``12.34 BP``): the amount each of its members
+    received; members who received different amounts (a team's players who played different numbers of
+    boards) are shown each, separated by a slash."""
+    shown: list[str] = []
+    for participation in entry.participations.all():
+        kinds = totals.get(participation.player_id) if participation.player_id else None
+        if not kinds:
+            continue
+        text = " + ".join(f"{shown_units(units, KIND_DECIMALS[k])} {kind_label(k)}" for k, units in kinds.items())
+        if text not in shown:
+            shown.append(text)
+    return " / ".join(shown)
+
+
+def group_scale(awards: list) -> tuple:
+    """The inputs every award of a group shares (the field, the boards, the factors of the scale): stored
+    with each award, shown once above the group's table, each symbol with its meaning
+    (:func:`masterpoints.explanations.explained`); what differs between rows stays with the row."""
+    if not awards:
+        return ()
+    shared = dict((awards[0].explanation or {}).get("inputs") or {})
+    for award in awards[1:]:
+        inputs = (award.explanation or {}).get("inputs") or {}
+        shared = {name: value for name, value in shared.items() if inputs.get(name) == value}
+    shared.pop("reason", None)
+    return explained({"inputs": shared}, awards[0].kind).inputs
+
+
+def tournament_rows(tournament, totals: dict[int, dict[str, int]], awards: dict[int, list] | None = None) -> None:
+    """Prepares the tournament page's groups (prefetched by ``tournaments.selectors.tournament_detail``):
+    each entry's score, percentage and points as the page shows them, and the group's scale, without a query
+    per row (``awards``: the result awards per player, :func:`masterpoints.public.selectors.tournament_awards`)."""
+    awards = awards or {}
+    for group in tournament.groups.all():
+        entries = list(group.entries.all())
+        group.scale = group_scale(
+            [
+                award
+                for entry in entries
+                for participation in entry.participations.all()
+                for award in awards.get(participation.player_id, ())
+                if participation.player_id
+            ]
+        )
+        score_places = score_decimals(entry.score for entry in entries)
+        percentage_places = score_decimals(entry.percentage for entry in entries)
+        group.has_percentage = any(entry.percentage is not None for entry in entries)
+        for entry in entries:
+            entry.shown_score = shown_score(entry.score, score_places)
+            entry.shown_percentage = shown_score(entry.percentage, percentage_places)
+            entry.points = entry_points(entry, totals)

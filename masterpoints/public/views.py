@@ -11,6 +11,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
+from html import escape, unescape
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -25,7 +27,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_filters.views import FilterView
 from django_tables2 import RequestConfig, SingleTableMixin
-from django_tables2.paginators import LazyPaginator
 from openpyxl import Workbook
 
 from federation.exports import csv_row, xlsx_append
@@ -35,12 +36,21 @@ from masterpoints.models import RankingListEntry, Standing
 from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import RankingListEntryFilter, StandingFilter
-from masterpoints.public.tables import AwardTable, RankingListEntryTable, StandingTable, balances, shown_name
+from masterpoints.public.tables import (
+    DEFAULT_PAGE_SIZE,
+    PAGE_SIZES,
+    AwardTable,
+    RankingListEntryTable,
+    StandingTable,
+    balances,
+    page_size,
+    shown_name,
+    tournament_rows,
+)
 from masterpoints.standings.services import player_hide_name_set
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_detail
 
-PAGE_SIZE = 50
 #: How long a rendered rankings list is kept. Standings changes and a player hiding their name raise the
 #: standings version in the key and show at once; other changes to the register (a new name, a club
 #: membership) show within this time.
@@ -62,7 +72,7 @@ class RankingListView(SingleTableMixin, FilterView):
     table_class = StandingTable
     filterset_class = StandingFilter
     template_name = "masterpoints/ranking_list.html"
-    table_pagination = {"per_page": PAGE_SIZE, "paginator_class": LazyPaginator}
+    table_pagination = {"per_page": DEFAULT_PAGE_SIZE}
 
     def get_queryset(self):
         return Standing.objects.none()  # the filter set reads the table the season asks for
@@ -72,7 +82,11 @@ class RankingListView(SingleTableMixin, FilterView):
 
     def get_table_kwargs(self):
         federation = self.filterset.federation
-        return {"federation": federation, "see_hidden": self._see_hidden(federation)}
+        return {
+            "federation": federation,
+            "see_hidden": self._see_hidden(federation),
+            "kind": self.filterset.chosen_kind,
+        }
 
     def _see_hidden(self, federation) -> bool:
         return federation is not None and selectors.can_see_hidden(self.request.user, federation)
@@ -127,6 +141,9 @@ class RankingListView(SingleTableMixin, FilterView):
             query = self.request.GET.copy()
             query.pop("page", None)
             context["export_query"] = query
+            context["filters_line"] = filters_line(filterset)
+        context["page_sizes"] = PAGE_SIZES
+        context["page_size"] = page_size(self.request.GET.get("per_page"))
         context["export_max_rows"] = EXPORT_MAX_ROWS
         return context
 
@@ -139,7 +156,7 @@ class RankingListEntryListView(SingleTableMixin, FilterView):
     table_class = RankingListEntryTable
     filterset_class = RankingListEntryFilter
     template_name = "masterpoints/rankinglistentry_list.html"
-    table_pagination = {"per_page": PAGE_SIZE, "paginator_class": LazyPaginator}
+    table_pagination = {"per_page": DEFAULT_PAGE_SIZE}
 
     def get(self, request, *args, **kwargs):
         try:
@@ -170,6 +187,28 @@ class RankingListEntryListView(SingleTableMixin, FilterView):
         context["federation"] = self.filterset.federation
         context["as_of"] = selectors.today()
         return context
+
+
+def filters_line(filterset: StandingFilter) -> str:
+    """The filters applied, as one line for the printed list (``Federation: DBf · Club: BK Syd``): each
+    field with a value, by the label of the option chosen."""
+    if not filterset.is_valid():
+        return ""
+    parts = []
+    for field in filterset.form:
+        value = filterset.form.cleaned_data.get(field.name)
+        if value in (None, ""):
+            continue
+        label = str(value)
+        choices = dict((str(key), text) for key, text in getattr(field.field, "choices", ()) or ())
+        options = getattr(field.field.widget, "options_html", None) or ""
+        found = re.search(rf'value="{re.escape(escape(label))}">([^<]*)<', options)
+        if str(value) in choices:
+            label = str(choices[str(value)])
+        elif found:
+            label = unescape(found.group(1))
+        parts.append(f"{field.label}: {label}")
+    return " · ".join(parts)
 
 
 def _export(request, table: StandingTable, export: str, filterset: StandingFilter) -> HttpResponse:
@@ -237,6 +276,7 @@ def player_page(request, code: str, number: str):
     RequestConfig(request, paginate={"per_page": 100}).configure(awards)
     info = federation.scheme_info
     season = info.season_of(selectors.today())
+    achievements = selectors.player_achievements(player)
     context = {
         "player": player,
         "federation": federation,
@@ -249,8 +289,10 @@ def player_page(request, code: str, number: str):
         "club": club,
         "seasons": [(info.season_label(row.season), balances(info, row)) for row in selectors.player_seasons(player)],
         "current_season": info.season_label(season),
-        "achievements": selectors.player_achievements(player),
-        "chart": points_chart(selectors.points_over_time(player), info),
+        "achievements": achievements,
+        "chart": points_chart(
+            selectors.points_over_time(player), info, [(row.reached_on, row.title) for row in achievements]
+        ),
         "awards": awards,
     }
     return render(request, "masterpoints/player_detail.html", context)
@@ -281,12 +323,14 @@ def _federation_param(request) -> None:
 
 
 def tournament_page(request, pk: int):
-    """A tournament's groups and entries with the points each player received."""
+    """A tournament's groups and entries: each row's score as the scoring program wrote it (D-Q54) and the
+    points it received, each player's name linking to their page."""
     try:
         tournament = tournament_detail(pk)
     except Tournament.DoesNotExist:
         raise Http404 from None
     awards = selectors.tournament_awards(tournament)
+    tournament_rows(tournament, selectors.tournament_points(tournament), awards)
     for group in tournament.groups.all():
         for entry in group.entries.all():
             for participation in entry.participations.all():

@@ -8,23 +8,48 @@ kind's name, ``{% why award.explanation award.kind %}`` for the variable table o
 answer) for its sentences with the table behind a "details" toggle (``masterpoints.award_text``),
 ``{{ value|engine_text }}`` for one of the engine's fixed words, ``{{ answer|reason_text }}`` for why nothing is
 awarded, from the reason's code and parameters (a calculator answer, a stored explanation or a reason;
-``masterpoints.engine_text``).
+``masterpoints.engine_text``), ``{{ event.form|form_label }}`` and ``{{ event.scoring|scoring_label }}`` for an
+upload's form and scoring codes in words.
 """
 
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
 from masterpoints.award_text import award_context, explanation_context
 from masterpoints.engine_text import reason_text, translated
 from masterpoints.explanations import explanation_html
 from masterpoints.numbers import kind_label, shown_amount, shown_units
+from tournaments.choices import Form
 
 register = template.Library()
 register.filter("points", shown_amount, is_safe=True)
 register.filter("kind", kind_label, is_safe=True)
 register.filter("engine_text", translated)
 register.filter("reason_text", reason_text)
+
+#: What the entries' scores are in (``tournaments.importers.model.Event.scoring``), in words.
+_SCORINGS = {
+    "MP": _("matchpoints"),
+    "IMP": _("IMPs"),
+    "BUTLER": _("Butler IMPs"),
+    "CROSS_IMP": _("cross-IMPs"),
+    "VP": _("victory points"),
+    "BAM": _("board points (point-a-board)"),
+}
+
+
+@register.filter
+def form_label(code) -> str:
+    """``pairs`` as the reader's language names the form; an unknown code as written."""
+    return str(dict(Form.choices).get(code, code or ""))
+
+
+@register.filter
+def scoring_label(code) -> str:
+    """``MP`` as ``matchpoints`` in the reader's language; an unknown code as written."""
+    return str(_SCORINGS.get(code, code or ""))
 
 
 @register.filter(is_safe=True)

@@ -27,7 +27,6 @@ class ResultUploadForm(forms.Form):
         label=_("Form"),
         required=False,
         choices=[("", _("as the file says")), *Form.choices],
-        help_text=_("Mini-teams must be chosen here: no results file names them."),
     )
     category = forms.ChoiceField(label=_("Points played for"), choices=[])
     boards = forms.IntegerField(
@@ -35,7 +34,6 @@ class ResultUploadForm(forms.Form):
         required=False,
         min_value=1,
         max_value=2000,
-        help_text=_("Leave empty to take the number from the file (per playing day for BP, in all for SP/GP)."),
     )
     strength = DecimalInput(
         label=_("Strength S (HBS)"),
@@ -116,6 +114,8 @@ class ResultUploadForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.scheme = scheme
         self.fields["organiser"].choices = organisers
+        for name in ("event_form", "boards"):  # the rule book's own words (schemes.py)
+            self.fields[name].help_text = scheme.upload_help.get(name, "")
         if scheme.event_natures:  # HBS rules 1, 8 and 11 (H-15)
             self.fields["nature"].choices = [(nature.value, nature.label) for nature in scheme.event_natures]
             self.fields["nature"].initial = scheme.event_natures[0].value
