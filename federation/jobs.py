@@ -1,0 +1,111 @@
+"""The records of the office's long jobs (:class:`~federation.models.JobRun`): started, progressing, finished
+or failed, with the figures of what they changed (issue 19: the office's week runs without a developer).
+
+How a job is written, and why it is visible while it runs:
+
+- :func:`job_start` commits the record at once when called outside a transaction (a command, a Celery
+  task), or with the caller's transaction (an admin view that starts the job and queues its task in one
+  transaction, so the task never runs without its record).
+- The work runs in its *own* transaction (each service is ``@transaction.atomic``); :func:`job_progress`,
+  :func:`job_finish` and :func:`job_fail` are called *between* those transactions, never inside them.
+  Each is a single ``UPDATE`` in autocommit, so with a real worker the job page shows the progress as soon
+  as it is written, and a failed run (the work's transaction rolled back) is still recorded as failed.
+- With eager tasks (no broker: the laptop default) the task runs inside the request that queued it, after
+  its commit, so the page it redirects to already shows the finished job and its final figures.
+
+Calling these inside an ``atomic`` block is allowed (tests do, in their wrapping transaction), but then the
+record is only as durable as that block.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Federation, JobRun
+from federation.refusals import refusals
+
+#: A job still "running" this long after it started is taken as abandoned (its worker died before it could
+#: record an end): the next job of its kind marks it failed instead of waiting for ever (D-Q49).
+ABANDONED_AFTER = datetime.timedelta(hours=12)
+
+REFUSALS = {
+    "JOB_RUNNING": _(
+        "%(kind)s #%(job)s of %(federation)s is still running (started %(started)s); "
+        "wait for it to finish before starting another."
+    ),
+}
+
+refusal = refusals(REFUSALS)
+
+MESSAGE_LIMIT = 2000
+
+
+def job_start(*, kind: str, federation: Federation, actor, stage: str = "") -> JobRun:
+    """Record the start of a job of ``kind`` for ``federation`` (``actor``: who started it; ``None``: the
+    schedule or a command). Refused (``JOB_RUNNING``, naming the running job) while another job of the same
+    kind and federation runs: a partial unique constraint, so two racing starts leave one running job. A
+    job running longer than :data:`ABANDONED_AFTER` is marked failed first (D-Q49)."""
+    for _attempt in range(2):
+        try:
+            with transaction.atomic():
+                return JobRun.objects.create(
+                    kind=kind,
+                    federation=federation,
+                    actor=actor if actor is not None and actor.is_authenticated else None,
+                    stage=str(stage)[:200],
+                )
+        except IntegrityError:
+            running = JobRun.objects.running().filter(kind=kind, federation=federation).first()
+            if running is None:
+                continue  # it finished in between: try once more
+            if timezone.now() - running.started_at < ABANDONED_AFTER:
+                raise refusal(
+                    "JOB_RUNNING",
+                    kind=running.get_kind_display(),
+                    job=running.pk,
+                    federation=federation,
+                    started=timezone.localtime(running.started_at).strftime("%Y-%m-%d %H:%M"),
+                ) from None
+            hours = int(ABANDONED_AFTER.total_seconds() // 3600)
+            job_fail(running, message=str(_("Abandoned: no end recorded within %(hours)s hours.") % {"hours": hours}))
+    raise refusal("JOB_RUNNING", kind=kind, job="?", federation=federation, started="?")
+
+
+def job_progress(job: JobRun, *, stage: str | None = None, done: int | None = None, total: int | None = None) -> None:
+    """Record how far ``job`` is: a stage text and/or ``done`` of ``total`` (one ``UPDATE``; call it between
+    the work's transactions so that a worker's progress is visible at once)."""
+    changes: dict[str, Any] = {}
+    if stage is not None:
+        changes["stage"] = str(stage)[:200]
+    if done is not None:
+        changes["done"] = done
+    if total is not None:
+        changes["total"] = total
+    if changes:
+        JobRun.objects.filter(pk=job.pk).update(**changes)
+        for name, value in changes.items():
+            setattr(job, name, value)
+
+
+def job_finish(job: JobRun, *, figures: dict[str, Any], message: str = "") -> None:
+    """Record that ``job`` succeeded, with the figures of what it did (JSON values)."""
+    _end(job, status=JobRun.Status.SUCCEEDED, figures=figures, message=message)
+
+
+def job_fail(job: JobRun, *, message: str, figures: dict[str, Any] | None = None) -> None:
+    """Record that ``job`` failed, with the reason (and whatever figures it reached)."""
+    _end(job, status=JobRun.Status.FAILED, figures=figures, message=message)
+
+
+def _end(job: JobRun, *, status: str, figures: dict[str, Any] | None, message: str) -> None:
+    changes: dict[str, Any] = {"status": status, "finished_at": timezone.now(), "message": str(message)[:MESSAGE_LIMIT]}
+    if figures is not None:
+        changes["figures"] = figures
+    JobRun.objects.filter(pk=job.pk).update(**changes)
+    for name, value in changes.items():
+        setattr(job, name, value)
