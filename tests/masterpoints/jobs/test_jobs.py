@@ -170,7 +170,10 @@ def test_a_club_director_and_another_federations_secretariat_cannot_send_the_tit
 # --- the register import and the job list ----------------------------------------------------------------------
 
 
-HEADER = b"record;number;first_name;last_name;email;birth_year;status;dues_paid_until;club;name;since;until;home;role;region\n"
+HEADER = (
+    b"record;number;first_name;last_name;email;birth_year;status;dues_paid_until;"
+    b"club;name;since;until;home;role;region\n"
+)
 
 
 def test_a_register_import_records_its_figures_and_a_bad_file_a_failed_job_issue_19(world, personas):
