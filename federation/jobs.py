@@ -29,9 +29,10 @@ from django.utils.translation import gettext_lazy as _
 from federation.models import Federation, JobRun
 from federation.refusals import refusals
 
-#: A job still "running" this long after it started is taken as abandoned (its worker died before it could
-#: record an end): the next job of its kind marks it failed instead of waiting for ever (D-Q49).
-ABANDONED_AFTER = datetime.timedelta(hours=12)
+#: A rebuild still "running" this long after it started is taken as abandoned (its worker died before it
+#: could record an end): the next rebuild marks it failed instead of being refused for ever (D-Q49). A full
+#: rebuild of the largest federation takes minutes (``bench/``), so two hours is generous.
+ABANDONED_AFTER = datetime.timedelta(hours=2)
 
 REFUSALS = {
     "JOB_RUNNING": _(
@@ -47,9 +48,10 @@ MESSAGE_LIMIT = 2000
 
 def job_start(*, kind: str, federation: Federation, actor, stage: str = "") -> JobRun:
     """Record the start of a job of ``kind`` for ``federation`` (``actor``: who started it; ``None``: the
-    schedule or a command). Refused (``JOB_RUNNING``, naming the running job) while another job of the same
-    kind and federation runs: a partial unique constraint, so two racing starts leave one running job. A
-    job running longer than :data:`ABANDONED_AFTER` is marked failed first (D-Q49)."""
+    schedule or a command). A kind of :attr:`JobRun.EXCLUSIVE_KINDS` (the standings rebuild) is refused
+    (``JOB_RUNNING``, naming the running job) while another of the federation runs: a partial unique
+    constraint, so two racing starts leave one running job. One running longer than
+    :data:`ABANDONED_AFTER` is marked failed first (D-Q49)."""
     for _attempt in range(2):
         try:
             with transaction.atomic():

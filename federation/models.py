@@ -320,7 +320,10 @@ class JobRun(models.Model):
     ended and what it changed (``figures``). Written by :mod:`federation.jobs` outside the work's own
     transaction, so that a failed run is recorded and a running one shows its progress.
 
-    At most one job of a kind runs per federation (a constraint: two racing clicks leave one running job)."""
+    At most one standings rebuild runs per federation (a constraint: two racing clicks leave one running job;
+    :data:`EXCLUSIVE_KINDS`). The other jobs' services are safe to run side by side (the title e-mails claim
+    each club with ``SKIP LOCKED``, a register import locks its federation), so a second run is recorded
+    beside the first rather than refused, and a run killed half-way never blocks the next one."""
 
     class Kind(models.TextChoices):
         STANDINGS_REBUILD = "standings_rebuild", _("standings rebuild")
@@ -357,13 +360,18 @@ class JobRun(models.Model):
 
     objects = JobRunQuerySet.as_manager()
 
+    #: The kinds of which at most one job runs per federation (the partial unique constraint below).
+    EXCLUSIVE_KINDS = ("standings_rebuild",)
+
     class Meta:
         ordering = ["-started_at", "-id"]
         verbose_name = _("job record")
         verbose_name_plural = _("job records")
         constraints = [
             models.UniqueConstraint(
-                fields=["federation", "kind"], condition=Q(status="running"), name="jobrun_one_running_per_kind"
+                fields=["federation", "kind"],
+                condition=Q(status="running", kind__in=["standings_rebuild"]),
+                name="jobrun_one_running_rebuild",
             ),
             models.CheckConstraint(
                 condition=Q(status="running", finished_at__isnull=True)

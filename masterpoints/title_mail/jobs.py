@@ -40,7 +40,8 @@ def title_mail_preview(*, actor, federation: Federation, month: datetime.date, t
 
 def title_mail_request(*, actor, federation: Federation, month: datetime.date, today=None) -> JobRun:
     """Record ``month``'s title e-mails of ``federation`` as a job started by ``actor`` and queue the run
-    after commit; refused outside September–April (§ 451B) or while a run of the federation is running."""
+    after commit; refused outside September–April (§ 451B). A second run queued beside a running one is
+    safe: each club's mail is claimed once (``SKIP LOCKED``), so it finds the clubs sent or busy."""
     today = today or timezone.localdate()
     _check(actor, federation, month, today)
     with transaction.atomic():

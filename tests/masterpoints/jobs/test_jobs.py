@@ -23,6 +23,7 @@ from masterpoints.standings.jobs import standings_rebuild_request
 from masterpoints.standings.services import standings_refresh_players
 from masterpoints.standings.tasks import standings_rebuild_all
 from masterpoints.title_mail.jobs import title_mail_job
+from masterpoints.title_mail.tasks import title_mail_monthly
 from office.register.services import register_import
 from tests.factories import post_award
 from tests.office import admin_rows
@@ -155,6 +156,27 @@ def test_the_title_mail_dry_run_sends_nothing_and_the_confirmation_queues_a_reco
     assert len(mail.outbox) == 1
 
 
+def test_the_monthly_schedule_and_the_command_record_a_job_per_federation_issue_19(world, october):
+    world.club_a.email = "a@example.com"
+    world.club_a.save()
+    titled(world.club_a, "721")
+    assert title_mail_monthly()["dbf"] == {"sent": 1}
+    jobs = {job.federation.code: job for job in JobRun.objects.filter(kind=JobRun.Kind.TITLE_MAIL)}
+    assert set(jobs) == {"dbf", "hbs"} and {job.status for job in jobs.values()} == {"succeeded"}
+    assert (jobs["dbf"].figures["sent"], jobs["hbs"].figures["sent"]) == (1, 0)
+    call_command("send_title_emails", "--federation", "dbf", "--month", "2025-10", stdout=io.StringIO())
+    assert JobRun.objects.filter(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf).count() == 2
+    call_command("send_title_emails", "--dry-run", "--month", "2025-10", stdout=io.StringIO())
+    assert JobRun.objects.filter(kind=JobRun.Kind.TITLE_MAIL).count() == 3  # a dry run is no job
+
+
+def test_a_title_mail_run_beside_a_running_one_is_recorded_not_refused_issue_19(world):
+    """The title e-mails claim each club once (SKIP LOCKED), so a run killed half-way never blocks the next."""
+    job_start(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf, actor=None)
+    job_start(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf, actor=None)
+    assert JobRun.objects.running().filter(kind=JobRun.Kind.TITLE_MAIL).count() == 2
+
+
 def test_a_club_director_and_another_federations_secretariat_cannot_send_the_title_mails_issue_19(
     client, world, personas, october
 ):
@@ -198,5 +220,7 @@ def test_the_job_list_shows_only_the_users_federations_newest_first_issue_19(cli
     response = client.get(reverse("admin:federation_jobrun_changelist"))
     assert [row.pk for row in response.context["cl"].result_list] == [newer.pk, older.pk]
     assert not response.context["has_add_permission"]
+    assert "Rebuild the standings of DBf" in response.content.decode()
+    assert "Rebuild the standings of HBS" not in response.content.decode()
     client.force_login(personas.director_a)
     assert client.get(reverse("admin:federation_jobrun_changelist")).status_code == 302
