@@ -29,9 +29,10 @@ from django.utils.translation import gettext_lazy as _
 from federation.models import Federation, JobRun
 from federation.refusals import refusals
 
-#: A rebuild still "running" this long after it started is taken as abandoned (its worker died before it
-#: could record an end): the next rebuild marks it failed instead of being refused for ever (D-Q49). A full
-#: rebuild of the largest federation takes minutes (``bench/``), so two hours is generous.
+#: A job still "running" this long after it started is taken as abandoned (its worker or process died before
+#: it could record an end): the next job of its kind marks it failed, so a rebuild is not refused for ever
+#: (D-Q49). A full rebuild of the largest federation takes minutes (``bench/``), a month's title e-mails
+#: with every retry well under an hour, so two hours is generous.
 ABANDONED_AFTER = datetime.timedelta(hours=2)
 
 REFUSALS = {
@@ -50,32 +51,41 @@ def job_start(*, kind: str, federation: Federation, actor, stage: str = "") -> J
     """Record the start of a job of ``kind`` for ``federation`` (``actor``: who started it; ``None``: the
     schedule or a command). A kind of :attr:`JobRun.EXCLUSIVE_KINDS` (the standings rebuild) is refused
     (``JOB_RUNNING``, naming the running job) while another of the federation runs: a partial unique
-    constraint, so two racing starts leave one running job. One running longer than
-    :data:`ABANDONED_AFTER` is marked failed first (D-Q49)."""
-    for _attempt in range(2):
-        try:
-            with transaction.atomic():
-                return JobRun.objects.create(
-                    kind=kind,
-                    federation=federation,
-                    actor=actor if actor is not None and actor.is_authenticated else None,
-                    stage=str(stage)[:200],
-                )
-        except IntegrityError:
-            running = JobRun.objects.running().filter(kind=kind, federation=federation).first()
-            if running is None:
-                continue  # it finished in between: try once more
-            if timezone.now() - running.started_at < ABANDONED_AFTER:
-                raise refusal(
-                    "JOB_RUNNING",
-                    kind=running.get_kind_display(),
-                    job=running.pk,
-                    federation=federation,
-                    started=timezone.localtime(running.started_at).strftime("%Y-%m-%d %H:%M"),
-                ) from None
-            hours = int(ABANDONED_AFTER.total_seconds() // 3600)
-            job_fail(running, message=str(_("Abandoned: no end recorded within %(hours)s hours.") % {"hours": hours}))
-    raise refusal("JOB_RUNNING", kind=kind, job="?", federation=federation, started="?")
+    constraint, so two racing starts leave one running job. Jobs of the kind running longer than
+    :data:`ABANDONED_AFTER` are marked failed first (D-Q49), so none shows "running" for ever."""
+    fields = {
+        "kind": kind,
+        "federation": federation,
+        "actor": actor if actor is not None and actor.is_authenticated else None,
+        "stage": str(stage)[:200],
+    }
+    _end_abandoned(kind, federation)
+    try:
+        with transaction.atomic():
+            return JobRun.objects.create(**fields)
+    except IntegrityError:
+        running = JobRun.objects.running().filter(kind=kind, federation=federation).first()
+    if running is None:  # it ended in between: a second conflict now is a new race, raised as is
+        with transaction.atomic():
+            return JobRun.objects.create(**fields)
+    raise refusal(
+        "JOB_RUNNING",
+        kind=running.get_kind_display(),
+        job=running.pk,
+        federation=federation,
+        started=timezone.localtime(running.started_at).strftime("%Y-%m-%d %H:%M"),
+    )
+
+
+def _end_abandoned(kind: str, federation: Federation) -> None:
+    """Mark failed the jobs of ``kind`` and ``federation`` still running after :data:`ABANDONED_AFTER` (D-Q49)."""
+    hours = int(ABANDONED_AFTER.total_seconds() // 3600)
+    message = str(_("Abandoned: no end recorded within %(hours)s hours.") % {"hours": hours})
+    stale = JobRun.objects.running().filter(
+        kind=kind, federation=federation, started_at__lt=timezone.now() - ABANDONED_AFTER
+    )
+    for job in stale:
+        job_fail(job, message=message)
 
 
 def job_progress(job: JobRun, *, stage: str | None = None, done: int | None = None, total: int | None = None) -> None:
