@@ -14,17 +14,24 @@ fails closed: only superusers see anything.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.apps import apps
 from django.contrib import admin
-from django.contrib.admin.utils import NotRelationField, get_fields_from_path
+from django.contrib.admin.utils import NotRelationField, get_fields_from_path, unquote
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied
-from django.db import models
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models, transaction
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from federation.models import Federation
+from federation.models import AuditEvent, Federation
+from federation.services import audit_record
 
 #: ``scope(user, action, model_name)``: the ids of the federations in which ``user`` may ``action`` rows of
 #: the model, or ``None`` for every federation.
@@ -320,3 +327,116 @@ class DecidedByActionsAdmin(FederationScopedAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         return [field.name for field in self.model._meta.fields]
+
+
+# --- the audit of admin changes ---------------------------------------------------------------------------
+
+
+def audit_values(obj: models.Model) -> dict[str, Any]:
+    """The editable fields of ``obj`` as JSON values, as a reader compares them: a related row by its text,
+    many-to-many rows as the sorted texts, dates and decimals as text (issue 19: before/after values)."""
+    values: dict[str, Any] = {}
+    for field in obj._meta.concrete_fields:
+        if not field.editable or field.primary_key:
+            continue
+        if field.is_relation:
+            related = getattr(obj, field.name) if getattr(obj, field.attname) is not None else None
+            values[field.name] = None if related is None else str(related)
+        else:
+            values[field.name] = json.loads(json.dumps(field.value_from_object(obj), cls=DjangoJSONEncoder))
+    for field in obj._meta.many_to_many:
+        values[field.name] = sorted(str(row) for row in getattr(obj, field.name).all()) if obj.pk else []
+    return values
+
+
+def _differences(before: dict[str, Any], after: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: {"before": before.get(name), "after": after.get(name)}
+        for name in {*before, *after}
+        if before.get(name) != after.get(name)
+    }
+
+
+def _inline_changes(formsets) -> list[dict[str, Any]]:
+    """What the inline forms added, changed and deleted (the inline rows' fields before and after)."""
+    changes = []
+    for formset in formsets:
+        for form in formset.forms:
+            if formset.can_delete and formset._should_delete_form(form) and form.instance.pk is None:
+                before = {name: str(value) for name, value in form.initial.items() if name != "id"}
+                changes.append({"model": formset.model._meta.model_name, "action": "delete", "fields": before})
+            elif form.has_changed() and form.instance.pk is not None:
+                before = {name: form.initial.get(name) for name in form.changed_data}
+                after = {name: audit_values(form.instance).get(name) for name in form.changed_data}
+                fields = _differences(json.loads(json.dumps(before, cls=DjangoJSONEncoder)), after)
+                action = "add" if not form.initial else "change"
+                changes.append({"model": formset.model._meta.model_name, "action": action, "fields": fields})
+    return changes
+
+
+class AuditedAdmin:
+    """A mixin for an admin (before :class:`FederationScopedAdmin` in the bases): every add, change and delete
+    made on its pages is audited (``admin.<model>.add|change|delete``, the actor, and each changed field
+    before and after; inline rows too) in the same transaction as the change, since the admin's add,
+    change and delete views run in one transaction. The change page shows the row's audit events; Django's
+    own "History" button opens the audit log filtered to the row instead of the ``LogEntry`` list, so that
+    there is one history: the append-only one, which also holds what services changed (a register import,
+    a correction), with values, where ``LogEntry`` names only the fields and may be deleted."""
+
+    #: Events shown on the change page (the link beside them opens all of them).
+    audit_history_limit = 20
+    change_form_template = "admin/audited_change_form.html"
+
+    def _audit_action(self, verb: str) -> str:
+        return f"admin.{self.opts.model_name}.{verb}"
+
+    def save_model(self, request, obj, form, change):
+        if change and obj.pk is not None:
+            stored = type(obj)._default_manager.filter(pk=obj.pk).first()
+            form._audit_before = audit_values(stored) if stored is not None else {}
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        fields = _differences(getattr(form, "_audit_before", {}) if change else {}, audit_values(form.instance))
+        inlines = _inline_changes(formsets)
+        if change and not fields and not inlines:
+            return
+        payload = {"fields": fields, **({"inlines": inlines} if inlines else {})}
+        verb = "change" if change else "add"
+        audit_record(actor=request.user, action=self._audit_action(verb), target=form.instance, payload=payload)
+
+    def audit_delete(self, request, obj) -> None:
+        """Audit the deletion of ``obj`` with its fields' last values (call it before deleting)."""
+        fields = _differences(audit_values(obj), {})
+        audit_record(actor=request.user, action=self._audit_action("delete"), target=obj, payload={"fields": fields})
+
+    def delete_model(self, request, obj):
+        with transaction.atomic():
+            self.audit_delete(request, obj)
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():
+            for obj in queryset:
+                self.audit_delete(request, obj)
+            super().delete_queryset(request, queryset)
+
+    def audit_history_url(self, object_id) -> str:
+        changelist = reverse(f"{self.admin_site.name}:federation_auditevent_changelist")
+        return f"{changelist}?{urlencode({'target_type': self.opts.label_lower, 'target_id': str(object_id)})}"
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        events = AuditEvent.objects.filter(target_type=self.opts.label_lower, target_id=str(object_id))
+        extra = {
+            "audit_history": events.select_related("actor")[: self.audit_history_limit],
+            "audit_history_url": self.audit_history_url(object_id),
+            **(extra_context or {}),
+        }
+        return super().change_view(request, object_id, form_url, extra_context=extra)
+
+    def history_view(self, request, object_id, extra_context=None):
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None or not self.has_view_or_change_permission(request, obj):
+            raise PermissionDenied
+        return redirect(self.audit_history_url(obj.pk))

@@ -307,3 +307,83 @@ class Outbox(models.Model):
         payload = self.payload if isinstance(self.payload, dict) else {}
         what = payload.get("task") or payload.get("subject", "")
         return f"{self.get_kind_display()} {what}".strip()
+
+
+class JobRunQuerySet(models.QuerySet):
+    def running(self):
+        return self.filter(status=JobRun.Status.RUNNING)
+
+
+class JobRun(models.Model):
+    """The record of one run of a long job of the office (a standings rebuild, the title e-mails, the monthly
+    player notices, a register import): who started it, when it started and finished, how far it is, how it
+    ended and what it changed (``figures``). Written by :mod:`federation.jobs` outside the work's own
+    transaction, so that a failed run is recorded and a running one shows its progress.
+
+    At most one standings rebuild runs per federation (a constraint: two racing clicks leave one running job;
+    :data:`EXCLUSIVE_KINDS`). The other jobs' services are safe to run side by side (the title e-mails claim
+    each club with ``SKIP LOCKED``, a register import locks its federation), so a second run is recorded
+    beside the first rather than refused, and a run killed half-way never blocks the next one."""
+
+    class Kind(models.TextChoices):
+        STANDINGS_REBUILD = "standings_rebuild", _("standings rebuild")
+        TITLE_MAIL = "title_mail", _("title e-mails")
+        PLAYER_NOTICES = "player_notices", _("player notices")
+        REGISTER_IMPORT = "register_import", _("register import")
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        SUCCEEDED = "succeeded", _("succeeded")
+        FAILED = "failed", _("failed")
+
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    federation = models.ForeignKey(
+        Federation, on_delete=models.PROTECT, related_name="job_runs", verbose_name=_("federation")
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("started by"),
+        help_text=_("Empty: started by the schedule or a command."),
+    )
+    started_at = models.DateTimeField(_("started"), default=timezone.now, db_index=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    status = models.CharField(_("outcome"), max_length=10, choices=Status.choices, default=Status.RUNNING)
+    message = models.TextField(_("message"), blank=True)
+    stage = models.CharField(_("stage"), max_length=200, blank=True)
+    done = models.PositiveIntegerField(_("done"), null=True, blank=True)
+    total = models.PositiveIntegerField(_("of"), null=True, blank=True)
+    figures = models.JSONField(_("figures"), default=dict, blank=True)
+
+    objects = JobRunQuerySet.as_manager()
+
+    #: The kinds of which at most one job runs per federation (the partial unique constraint below).
+    EXCLUSIVE_KINDS = ("standings_rebuild",)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        verbose_name = _("job record")
+        verbose_name_plural = _("job records")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "kind"],
+                condition=Q(status="running", kind__in=["standings_rebuild"]),
+                name="jobrun_one_running_rebuild",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="running", finished_at__isnull=True)
+                | (~Q(status="running") & Q(finished_at__isnull=False)),
+                name="jobrun_finished_when_ended",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk} ({self.federation_id and self.federation.code})"
+
+    @property
+    def duration(self):
+        """How long it ran (until now while it runs)."""
+        return (self.finished_at or timezone.now()) - self.started_at

@@ -10,12 +10,20 @@ from django import forms
 from django.apps import apps
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.db.models import CharField, Q
 from django.db.models.functions import Cast
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubMembership, PlayingTime
-from federation.admin_base import FederationScopedAdmin, ReadOnlyAdmin, federation_paths, install_scope, scope_filter
+from federation.admin_base import (
+    AuditedAdmin,
+    FederationScopedAdmin,
+    ReadOnlyAdmin,
+    federation_paths,
+    install_scope,
+    scope_filter,
+)
 from federation.models import AuditEvent, Federation, Player, Region, RuleSet
 from federation.names import fold_name
 from federation.rulesets import check_payload
@@ -30,7 +38,7 @@ install_scope(admin_scope)
 
 
 @admin.register(Federation)
-class FederationAdmin(FederationScopedAdmin):
+class FederationAdmin(AuditedAdmin, FederationScopedAdmin):
     """A federation's own row: its secretariat keeps the contact details; setting one up (or removing it),
     its code and its points scheme are a superuser's (nobody serves a federation before it exists)."""
 
@@ -51,7 +59,7 @@ class FederationAdmin(FederationScopedAdmin):
 
 
 @admin.register(Region)
-class RegionAdmin(FederationScopedAdmin):
+class RegionAdmin(AuditedAdmin, FederationScopedAdmin):
     list_display = ["name", "code", "kind", "parent", "federation"]
     list_filter = ["federation", "kind"]
     search_fields = ["name", "code"]
@@ -59,7 +67,7 @@ class RegionAdmin(FederationScopedAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(RegisterImportMixin, FederationScopedAdmin):
+class PlayerAdmin(AuditedAdmin, RegisterImportMixin, FederationScopedAdmin):
     """Players; the secretariat imports the member register from here (``office.register``)."""
 
     change_list_template = "office/player_change_list.html"
@@ -116,7 +124,7 @@ class RuleSetForm(forms.ModelForm):
 
 
 @admin.register(RuleSet)
-class RuleSetAdmin(FederationScopedAdmin):
+class RuleSetAdmin(AuditedAdmin, FederationScopedAdmin):
     """Dated rule sets: the payload overrides the engine's built-in values from ``valid_from`` on."""
 
     form = RuleSetForm
@@ -161,6 +169,10 @@ class AuditEventAdmin(ReadOnlyAdmin):
     def in_scope(self, request, obj, action):
         return self.get_queryset(request).filter(pk=obj.pk).exists()
 
+    def lookup_allowed(self, lookup, value, request=None):
+        # The "History" of an audited record opens this list filtered to it (federation.admin_base.AuditedAdmin).
+        return lookup == "target_id" or super().lookup_allowed(lookup, value, request)
+
 
 def _target_model(label: str):
     try:
@@ -180,7 +192,7 @@ class PlayingTimeInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(FederationScopedAdmin):
+class ClubAdmin(AuditedAdmin, FederationScopedAdmin):
     """Clubs and their playing times; the secretariat records here the founding year a club's jubilee years
     count from (DBf § 403B4, D-Q26), bounded by ``clubs.models.FIRST_FOUNDING_YEAR`` and the current year."""
 
@@ -193,7 +205,7 @@ class ClubAdmin(FederationScopedAdmin):
 
 
 @admin.register(ClubMembership)
-class ClubMembershipAdmin(FederationScopedAdmin):
+class ClubMembershipAdmin(AuditedAdmin, FederationScopedAdmin):
     federation_paths = ("club__federation", "player__federation")
     list_display = ["player", "club", "is_home", "since", "until"]
     list_filter = ["is_home", "club__federation"]
@@ -203,7 +215,7 @@ class ClubMembershipAdmin(FederationScopedAdmin):
 
 
 @admin.register(Officer)
-class OfficerAdmin(FederationScopedAdmin):
+class OfficerAdmin(AuditedAdmin, FederationScopedAdmin):
     """Offices are granted and ended through the services, which also set admin access and audit.
 
     The secretariat of a federation appoints and ends offices of that federation only (its federation, clubs
@@ -233,8 +245,12 @@ class OfficerAdmin(FederationScopedAdmin):
         obj.pk = saved.pk
 
     def delete_model(self, request, obj):
-        officer_revoke(actor=request.user, officer=obj)
+        with transaction.atomic():
+            self.audit_delete(request, obj)
+            officer_revoke(actor=request.user, officer=obj)
 
     def delete_queryset(self, request, queryset):
-        for officer in queryset:
-            officer_revoke(actor=request.user, officer=officer)
+        with transaction.atomic():
+            for officer in queryset:
+                self.audit_delete(request, officer)
+                officer_revoke(actor=request.user, officer=officer)

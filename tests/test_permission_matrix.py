@@ -88,6 +88,7 @@ OFFERS: dict[str, Offers] = {
     "federation.player": Offers(EDIT, {"invite_to_log_in": C}),  # issue 19: the login link by mail
     "federation.ruleset": Offers(EDIT),
     "federation.auditevent": Offers(),  # append-only
+    "federation.jobrun": Offers(),  # written by the jobs themselves (issue 19)
     "clubs.club": Offers(EDIT),
     "clubs.clubmembership": Offers(EDIT),
     "office.officer": Offers(frozenset({A, D})),  # appointed or ended, never edited

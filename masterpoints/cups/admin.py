@@ -7,12 +7,12 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from federation.admin_base import FederationScopedAdmin, ReadOnlyAdmin
+from federation.admin_base import AuditedAdmin, FederationScopedAdmin, ReadOnlyAdmin
 from masterpoints.models import CupSeries, CupWin
 
 
 @admin.register(CupSeries)
-class CupSeriesAdmin(FederationScopedAdmin):
+class CupSeriesAdmin(AuditedAdmin, FederationScopedAdmin):
     list_display = ("__str__", "federation", "cup", "first_season", "seasons", "report_link")
     list_filter = ("federation", "cup")
 

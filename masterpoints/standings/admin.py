@@ -1,21 +1,20 @@
 """The admin of the standings: derived rows to look at, the register of titles, and a button
-that rebuilds every standing from the ledger (the nightly job, on demand)."""
+that rebuilds every standing from the ledger (the nightly job, on demand), recorded as a job."""
 
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from federation.admin_base import ReadOnlyAdmin
-from federation.outbox import enqueue_task
+from masterpoints.jobs.admin import secretariat_federations
 from masterpoints.models import Standing, TitleAchievement
 from masterpoints.public.selectors import title_label
-from masterpoints.standings.tasks import standings_rebuild_all
+from masterpoints.standings.jobs import standings_rebuild_request
 
 
 @admin.register(Standing)
@@ -42,20 +41,30 @@ class StandingAdmin(ReadOnlyAdmin):
         return [path("rebuild/", rebuild, name="masterpoints_standing_rebuild"), *super().get_urls()]
 
     def rebuild_view(self, request):
-        """Queue the full rebuild after this request, of every federation the user is secretariat of (a
-        superuser: every federation); the office goes on working."""
-        federations = self.scope(request, "change")
-        if not request.user.has_perm("masterpoints.change_standing") or federations == frozenset():
+        """Record a rebuild job of the federation posted (``federation``; without it, of every federation
+        the user is secretariat of) and queue it after this request; the office goes on working and the
+        job's page shows how it goes (issue 19). A federation whose rebuild runs already is refused, naming
+        that job."""
+        served = secretariat_federations(request.user)
+        if not request.user.has_perm("masterpoints.change_standing") or not served.exists():
+            raise PermissionDenied
+        chosen = request.POST.get("federation", "")
+        federations = list(served.filter(pk=int(chosen)) if chosen.isdecimal() else served)
+        if not federations:
             raise PermissionDenied
         # Through the outbox: an unreachable broker delays the rebuild (the periodic drain queues it), never
-        # this page. One transaction: every rebuild written at once, one drain after commit.
-        with transaction.atomic():
-            if federations is None:
-                enqueue_task(standings_rebuild_all)
-            for federation_id in sorted(federations or ()):
-                enqueue_task(standings_rebuild_all, federation_id)
-        messages.success(request, _("The rebuild of every standing from the ledger has been started."))
-        return redirect("admin:masterpoints_standing_changelist")
+        # this page.
+        jobs = []
+        for federation in federations:
+            try:
+                jobs.append(standings_rebuild_request(actor=request.user, federation=federation))
+            except ValidationError as refused:
+                messages.error(request, " ".join(refused.messages))
+        if len(jobs) == 1:
+            return redirect("admin:federation_jobrun_change", jobs[0].pk)
+        if jobs:
+            messages.success(request, _("The rebuild of every standing from the ledger has been started."))
+        return redirect("admin:federation_jobrun_changelist")
 
 
 @admin.register(TitleAchievement)

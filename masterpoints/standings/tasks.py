@@ -10,13 +10,14 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.core.exceptions import ValidationError
 from django.db import OperationalError
 
-from federation.models import Federation
+from federation.models import Federation, JobRun
 from masterpoints.standings.freshness import standings_stale_players
+from masterpoints.standings.jobs import standings_rebuild_job, standings_rebuild_recorded
 from masterpoints.standings.services import (
     standings_ranking_roll,
-    standings_rebuild,
     standings_refresh_players,
     standings_refresh_tournament,
 )
@@ -40,10 +41,31 @@ def standings_update_players(federation_id: int, player_ids: list[int]) -> int:
 
 
 @shared_task(name="masterpoints.standings.tasks.standings_rebuild_all", **_RETRY)
-def standings_rebuild_all(federation_id: int | None = None) -> dict[str, int]:
-    """Nightly, and on demand from the admin: every standing rebuilt from the ledger."""
-    federation = Federation.objects.get(pk=federation_id) if federation_id is not None else None
-    return standings_rebuild(actor=None, federation=federation)
+def standings_rebuild_all(federation_id: int | None = None, job_id: int | None = None) -> dict[str, dict]:
+    """Nightly, and on demand from the admin: every standing rebuilt from the ledger, each federation's
+    recorded as a job (issue 19). ``job_id``: the job the admin recorded when it queued this (its
+    federation's); without it, a job is recorded here for each federation (``federation_id``: only that
+    one), and a federation whose rebuild is already running is left to it.
+
+    A transient database error ends the job as failed (recorded with the error); the retry of a queued job
+    then finds it ended and does nothing, while the nightly run's retry records a new job and runs again.
+    Returns the figures per federation code (an already running one: the refusal's code)."""
+    if job_id is not None:
+        job = JobRun.objects.select_related("federation", "actor").get(pk=job_id)
+        if job.status != JobRun.Status.RUNNING:
+            return {}  # a redelivery of a job that has ended: nothing to do again
+        return {job.federation.code: standings_rebuild_job(job=job)}
+    federations = Federation.objects.order_by("pk")
+    if federation_id is not None:
+        federations = federations.filter(pk=federation_id)
+    done: dict[str, dict] = {}
+    for federation in federations:
+        try:
+            done[federation.code] = standings_rebuild_recorded(federation=federation)
+        except ValidationError as refused:
+            logger.warning("standings rebuild of %s not started: %s", federation.code, " ".join(refused.messages))
+            done[federation.code] = {"refused": refused.code}
+    return done
 
 
 @shared_task(name="masterpoints.standings.tasks.standings_ranking_roll_all", **_RETRY)

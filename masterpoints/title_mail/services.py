@@ -29,6 +29,7 @@ import logging
 import smtplib
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -330,10 +331,13 @@ def title_mail_run(
     federations=None,
     dry_run: bool = False,
     actor=None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, RunReport]:
     """Every club's title e-mail of ``month``, per federation (§ 451B); refused outside September–April.
 
     ``dry_run`` sends and writes nothing: each club's outcome is ``dry_run`` with what it would announce.
+    ``progress(done, total)`` is called before each club and after the last one, between the clubs' own
+    transactions (the job record's progress, :mod:`masterpoints.title_mail.jobs`).
     """
     today = today or timezone.localdate()
     federations = list(federations if federations is not None else Federation.objects.order_by("pk"))
@@ -346,11 +350,16 @@ def title_mail_run(
         report.homeless = pending_players.exclude(
             player_id__in=ClubMembership.objects.filter(is_home=True).values("player_id")
         ).count()
-        for club in clubs_to_mail(federation):
+        clubs = clubs_to_mail(federation)
+        for done, club in enumerate(clubs):
+            if progress is not None:
+                progress(done, len(clubs))
             if dry_run:
                 letter = club_letter(club)
                 report.outcomes.append(ClubOutcome(club, "dry_run", len(letter.announcements), len(letter.close)))
             else:
                 report.outcomes.append(title_mail_club(club=club, month=month, actor=actor))
+        if progress is not None:
+            progress(len(clubs), len(clubs))
         reports[federation.code] = report
     return reports

@@ -1,6 +1,7 @@
 """The import of the member register (``manage.py import_register`` and the admin page): a dry run that
 says what would be added, changed and ended, row by row, or the import itself in one transaction with one
-audit row per change.
+audit row per change, recorded as a job (:class:`~federation.models.JobRun`, issue 19: who, when, how long,
+the rows added, changed and ended, or why it failed).
 
 The import is idempotent: it writes only what differs from the file, so the same file twice changes nothing
 the second time. It never deletes: a member the register no longer holds is marked lapsed and keeps every
@@ -22,7 +23,8 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club, ClubMembership
 from federation.bulk import insert_many
-from federation.models import Federation, Player, Region
+from federation.jobs import job_fail, job_finish, job_progress, job_start
+from federation.models import Federation, JobRun, Player, Region
 from federation.names import search_name
 from federation.services import audit_record, audit_record_many
 from office.access import is_secretariat
@@ -52,13 +54,40 @@ def register_import(
     Refused (``ValidationError``, line and column named, nothing written) when any row is bad."""
     _check(actor, federation)
     today = today or timezone.localdate()
+    if dry_run:
+        return register_plan(federation=federation, register=_read(federation, data, today), today=today)
+    job = job_start(kind=JobRun.Kind.REGISTER_IMPORT, federation=federation, actor=actor, stage=_("checking the file"))
+    try:
+        register = _read(federation, data, today)
+        job_progress(job, stage=_("writing the changes"))
+        plan = _apply(actor=actor, federation=federation, register=register, today=today)
+    except ValidationError as error:
+        job_fail(job, message=" ".join(error.messages))
+        raise
+    except Exception as error:
+        job_fail(job, message=f"{type(error).__name__}: {error}")
+        raise
+    job_finish(job, figures=import_figures(plan))
+    return plan
+
+
+def _read(federation: Federation, data: bytes, today: datetime.date):
     rows = read_register(data)
     register = parse_register(rows, today=today)
     clubs, regions = known_scopes(federation)
     check_links(register, rows, clubs=clubs, regions=regions)
-    if dry_run:
-        return register_plan(federation=federation, register=register, today=today)
-    return _apply(actor=actor, federation=federation, register=register, today=today)
+    return register
+
+
+def import_figures(plan: Plan) -> dict[str, int]:
+    """A register import's job figures: rows unchanged, and per record kind the rows added, changed, ended
+    (``players_added`` …), and the offices waiting for their player's login."""
+    done = {"add": "added", "change": "changed", "end": "ended"}
+    figures = {"unchanged": plan.unchanged, "waiting": len(plan.waiting)}
+    for record, actions in plan.counts().items():
+        for action, count in actions.items():
+            figures[f"{record}s_{done[action]}"] = count
+    return figures
 
 
 @transaction.atomic

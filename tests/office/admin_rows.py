@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from clubs.models import ClubMembership
-from federation.models import Player, Region, RuleSet
+from federation.models import JobRun, Player, Region, RuleSet
 from federation.services import audit_record
 from masterpoints.models import (
     CorrectionRequest,
@@ -249,6 +249,10 @@ def title_mailing(world, key):
     )
 
 
+def job_run(world, key):
+    return JobRun.objects.create(kind=JobRun.Kind.STANDINGS_REBUILD, federation=federation(world, key))
+
+
 def _row(label: str, **fields):
     """A row of another app's model (looked up by label: the app may come and go with the settings)."""
     return lambda world: apps.get_model(label).objects.create(**fields)
@@ -288,6 +292,7 @@ ROWS = {
     "federation.player": player,
     "federation.ruleset": rule_set,
     "federation.auditevent": audit_event,
+    "federation.jobrun": job_run,
     "clubs.club": club,
     "clubs.clubmembership": membership,
     "office.officer": officer,

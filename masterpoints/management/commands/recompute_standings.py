@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import time
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count
 
 from federation.models import Federation
 from masterpoints.models import Award, Standing
-from masterpoints.standings.services import standings_rebuild, standings_refresh_players
+from masterpoints.standings.jobs import standings_rebuild_recorded
+from masterpoints.standings.services import standings_refresh_players
 
 
 class Command(BaseCommand):
     help = (
         "Recomputes the standings from the award ledger. Without --full only players whose ledger changed "
         "after their standing was written (more awards than the standing counts) are recomputed; --full "
-        "rebuilds every standing and season figure (as the nightly job does)."
+        "rebuilds every standing and season figure (as the nightly job does), recorded as a job in the admin."
     )
 
     def add_arguments(self, parser):
@@ -32,7 +34,15 @@ class Command(BaseCommand):
         start = time.perf_counter()
         for fed in federations:
             if full:
-                written = standings_rebuild(actor=None, federation=fed)[fed.code]
+                try:
+                    figures = standings_rebuild_recorded(federation=fed)
+                except ValidationError as refused:
+                    raise CommandError(" ".join(refused.messages)) from None
+                written = figures["standings_written"]
+                self.stdout.write(
+                    f"{fed.code}: {figures['players_changed']} players changed, "
+                    f"{figures['titles_registered']} titles registered"
+                )
             else:
                 written = standings_refresh_players(federation=fed, player_ids=_stale_players(fed))
             self.stdout.write(f"{fed.code}: {written} standings written")

@@ -6,15 +6,19 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from federation.models import Federation
-from masterpoints.title_mail.services import month_parse, title_mail_run
+from federation.jobs import job_start
+from federation.models import Federation, JobRun
+from federation.rulesets import rules_or_built_in
+from masterpoints.title_mail.jobs import title_mail_job
+from masterpoints.title_mail.services import RunReport, month_check, month_parse, title_mail_run
 
 
 class Command(BaseCommand):
     help = (
         "Sends each club the month's title e-mail (§ 451B): members who reached a higher title or category since "
         "the last mailing, and those close to their next one. Each achievement is announced once; running it "
-        "again sends nothing twice. Exit status 1 when a club's mail failed (it is retried next run)."
+        "again sends nothing twice. Exit status 1 when a club's mail failed (it is retried next run). "
+        "Each federation's run is recorded as a job in the admin."
     )
 
     def add_arguments(self, parser):
@@ -30,7 +34,14 @@ class Command(BaseCommand):
                 raise CommandError(f"No federation with the code {federation!r}.")
         try:
             first = month_parse(month) if month else timezone.localdate().replace(day=1)
-            reports = title_mail_run(month=first, federations=federations, dry_run=dry_run)
+            if dry_run:
+                reports = title_mail_run(month=first, federations=federations, dry_run=True)
+            else:
+                for fed in federations:  # every month refused before any federation's run is recorded
+                    month_check(
+                        scheme=fed, month=first, today=timezone.localdate(), rules=rules_or_built_in(fed, first)
+                    )
+                reports = {fed.code: _recorded_run(fed, first) for fed in federations}
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
         failed = 0
@@ -50,3 +61,9 @@ class Command(BaseCommand):
             failed += len(report.failed)
         if failed:
             raise CommandError(f"{failed} club mails failed; they are recorded and will be retried next run.")
+
+
+def _recorded_run(federation: Federation, month) -> RunReport:
+    """The federation's run, recorded as a job like the schedule's and the admin's (issue 19)."""
+    job = job_start(kind=JobRun.Kind.TITLE_MAIL, federation=federation, actor=None)
+    return title_mail_job(job=job, month=month)

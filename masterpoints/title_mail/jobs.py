@@ -1,0 +1,93 @@
+"""The title e-mails as a recorded job (issue 19): the admin's "send the title e-mails now" (a dry run first,
+then a confirmation that queues the run) and the monthly schedule each record one job per federation, with
+its progress (clubs done of clubs to mail) and its figures: mails sent, failed, already sent, busy, with
+nothing new, and the achievements announced (§ 451B)."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from federation.jobs import job_fail, job_finish, job_progress, job_start
+from federation.models import Federation, JobRun
+from federation.outbox import enqueue_task
+from federation.rulesets import rules_or_built_in
+from masterpoints.title_mail.services import RunReport, month_check, title_mail_run
+from office.access import is_secretariat
+
+#: The outcomes of a club's mail counted in a job's figures (``ClubOutcome.result``).
+RESULTS = ("sent", "failed", "already_sent", "busy", "nothing")
+
+
+def _check(actor, federation: Federation, month: datetime.date, today: datetime.date) -> None:
+    if not is_secretariat(actor, federation):
+        raise PermissionDenied(
+            _("Only the secretariat of %(federation)s sends its title e-mails.") % {"federation": federation}
+        )
+    month_check(scheme=federation, month=month, today=today, rules=rules_or_built_in(federation, month))
+
+
+def title_mail_preview(*, actor, federation: Federation, month: datetime.date, today=None) -> RunReport:
+    """The dry run: what ``month``'s run would send to ``federation``'s clubs; sends and writes nothing."""
+    today = today or timezone.localdate()
+    _check(actor, federation, month, today)
+    return title_mail_run(month=month, today=today, federations=[federation], dry_run=True)[federation.code]
+
+
+def title_mail_request(*, actor, federation: Federation, month: datetime.date, today=None) -> JobRun:
+    """Record ``month``'s title e-mails of ``federation`` as a job started by ``actor`` and queue the run
+    after commit; refused outside September–April (§ 451B). A second run queued beside a running one is
+    safe: each club's mail is claimed once (``SKIP LOCKED``), so it finds the clubs sent or busy."""
+    today = today or timezone.localdate()
+    _check(actor, federation, month, today)
+    with transaction.atomic():
+        job = job_start(kind=JobRun.Kind.TITLE_MAIL, federation=federation, actor=actor, stage=_("queued for a worker"))
+        enqueue_task("masterpoints.title_mail.tasks.title_mail_send", job.pk, month.isoformat())
+    return job
+
+
+def figures_of(report: RunReport) -> dict[str, int]:
+    """A run's figures: clubs per outcome, achievements announced, achievements of players with no home club."""
+    figures = {result: 0 for result in RESULTS}
+    for outcome in report.outcomes:
+        figures[outcome.result] = figures.get(outcome.result, 0) + 1
+    figures["announced"] = sum(outcome.announced for outcome in report.outcomes if outcome.result == "sent")
+    figures["homeless"] = report.homeless
+    return figures
+
+
+def title_mail_job(*, job: JobRun, month: datetime.date, today=None) -> RunReport:
+    """Run ``month``'s title e-mails of the job's federation, recording the clubs done after each club's
+    transaction, and the figures at the end. A run in which a club's mail failed ends as failed, naming the
+    clubs and errors (those mails are retried by the next run); call it outside any transaction."""
+    federation = job.federation
+
+    def progress(done: int, total: int) -> None:
+        job_progress(job, stage=_("mailing the clubs"), done=done, total=total)
+
+    try:
+        report = title_mail_run(month=month, today=today, federations=[federation], actor=job.actor, progress=progress)[
+            federation.code
+        ]
+    except Exception as error:
+        job_fail(job, message=" ".join(getattr(error, "messages", [f"{type(error).__name__}: {error}"])))
+        raise
+    figures = figures_of(report)
+    if report.failed:
+        failures = "; ".join(f"{outcome.club}: {outcome.error}" for outcome in report.failed)
+        job_fail(
+            job,
+            figures=figures,
+            message=_("%(count)d club mails failed: %(failures)s")
+            % {
+                "count": len(report.failed),
+                "failures": failures,
+            },
+        )
+    else:
+        job_finish(job, figures=figures)
+    return report

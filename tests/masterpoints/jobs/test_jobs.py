@@ -1,0 +1,226 @@
+"""Issue 19 "The office's week runs without a developer": every job visible. The standings rebuild, the title
+e-mails and the register import each leave a job record (who, when, how long, outcome, figures); the admin
+starts the rebuild and the title e-mails (a dry run first) for the secretariat of the federation only, and
+two racing rebuilds leave one running job."""
+
+from __future__ import annotations
+
+import datetime
+import io
+
+import pytest
+from django.core import mail
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs.models import ClubMembership
+from federation.jobs import ABANDONED_AFTER, job_start
+from federation.models import JobRun, Player
+from masterpoints.models import Standing, TitleMailing
+from masterpoints.standings.jobs import standings_rebuild_request
+from masterpoints.standings.services import standings_refresh_players
+from masterpoints.standings.tasks import standings_rebuild_all
+from masterpoints.title_mail.jobs import title_mail_job
+from masterpoints.title_mail.tasks import title_mail_monthly
+from office.register.services import register_import
+from tests.factories import post_award
+from tests.office import admin_rows
+
+OCTOBER = datetime.date(2025, 10, 1)
+REBUILD = JobRun.Kind.STANDINGS_REBUILD
+
+
+def job_page(job) -> str:
+    return reverse("admin:federation_jobrun_change", args=[job.pk])
+
+
+@pytest.fixture
+def october(monkeypatch):
+    """The office's today is 1 October 2025, a month of title e-mails (§ 451B)."""
+    monkeypatch.setattr(timezone, "localdate", lambda *args: OCTOBER)
+
+
+def titled(club, number):
+    """A home member of ``club`` with 2.50 MP: Klubmester, not yet announced (§ 404A, § 451B)."""
+    player = Player.objects.create(federation=club.federation, number=number, first_name="Ole", last_name=number)
+    ClubMembership.objects.create(player=player, club=club, is_home=True)
+    post_award(player, "BP", 250, day=datetime.date(2025, 9, 10))
+    standings_refresh_players(federation=club.federation, player_ids=[player.pk])
+    return player
+
+
+# --- the standings rebuild ------------------------------------------------------------------------------------
+
+
+def test_the_rebuild_button_records_a_finished_job_with_players_changed_and_its_duration_issue_19(
+    client, world, personas, django_capture_on_commit_callbacks
+):
+    post_award(world.player, "BP", 250)  # the ledger has an award the standings do not show yet
+    client.force_login(personas.secretariat)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("admin:masterpoints_standing_rebuild"), {"federation": world.dbf.pk})
+    job = JobRun.objects.get(kind=REBUILD)
+    assert response.status_code == 302 and response.url == job_page(job)
+    assert (job.status, job.actor, job.federation) == ("succeeded", personas.secretariat, world.dbf)
+    assert job.figures == {"players_changed": 1, "standings_written": 1, "titles_registered": 1}
+    assert job.finished_at >= job.started_at
+    page = client.get(job_page(job))
+    assert page.status_code == 200
+    assert "players_changed: 1" in page.content.decode() and "0:00:0" in page.content.decode()  # the duration
+    assert Standing.objects.get(player=world.player).bp == 250
+
+
+def test_a_second_rebuild_of_the_same_federation_is_unchanged_and_says_so_in_its_figures_issue_19(world):
+    post_award(world.player, "BP", 250)
+    standings_rebuild_all(world.dbf.pk)
+    assert standings_rebuild_all(world.dbf.pk)["dbf"]["players_changed"] == 0
+    assert JobRun.objects.filter(kind=REBUILD, status="succeeded").count() == 2
+
+
+def test_a_rebuild_clicked_while_one_runs_is_refused_naming_the_running_job_issue_19(client, world, personas):
+    client.force_login(personas.secretariat)
+    first = client.post(reverse("admin:masterpoints_standing_rebuild"), {"federation": world.dbf.pk})
+    running = JobRun.objects.get(kind=REBUILD)  # queued: no drain ran in this test's transaction
+    second = client.post(reverse("admin:masterpoints_standing_rebuild"), {"federation": world.dbf.pk}, follow=True)
+    assert first.url == job_page(running)
+    assert JobRun.objects.running().filter(kind=REBUILD).count() == 1
+    assert f"#{running.pk}" in second.content.decode() and "still running" in second.content.decode()
+    with pytest.raises(ValidationError) as refused:
+        standings_rebuild_request(actor=personas.secretariat, federation=world.dbf)
+    assert refused.value.code == "JOB_RUNNING"
+
+
+def test_a_job_left_running_by_a_dead_worker_is_ended_as_abandoned_by_the_next_start_d_q49(world):
+    stale = job_start(kind=REBUILD, federation=world.dbf, actor=None)
+    JobRun.objects.filter(pk=stale.pk).update(started_at=timezone.now() - ABANDONED_AFTER)
+    fresh = job_start(kind=REBUILD, federation=world.dbf, actor=None)
+    stale.refresh_from_db()
+    assert (stale.status, fresh.status) == ("failed", "running") and "Abandoned" in stale.message
+
+
+def test_only_the_federations_own_secretariat_starts_a_rebuild_issue_19(client, world, personas):
+    url, dbf = reverse("admin:masterpoints_standing_rebuild"), {"federation": world.dbf.pk}
+    client.force_login(personas.director_a)  # a club director has no admin at all
+    assert client.post(url, dbf).url.startswith(reverse("admin:login"))
+    client.force_login(personas.commission)  # staff of DBf, but not its secretariat
+    assert client.post(url, dbf).status_code == 403
+    client.force_login(admin_rows.hbs_secretariat(world))  # the secretariat of another federation
+    assert client.post(url, dbf).status_code == 403
+    client.force_login(personas.secretariat)
+    assert client.get(url).status_code == 405  # POST only
+    assert not JobRun.objects.filter(federation=world.dbf).exists()
+
+
+def test_the_command_and_the_nightly_task_record_their_rebuilds_too_issue_19(world):
+    call_command("recompute_standings", "--full", "--federation", "dbf", stdout=io.StringIO())
+    standings_rebuild_all()
+    assert JobRun.objects.filter(kind=REBUILD, actor=None, status="succeeded").count() == 3  # dbf, then dbf and hbs
+
+
+# --- the title e-mails -------------------------------------------------------------------------------------------
+
+
+def test_a_title_mail_run_records_mails_sent_and_failed_and_ends_failed_naming_the_club_issue_19_451b(world):
+    world.club_a.email = "a@example.com"
+    world.club_a.save()
+    titled(world.club_a, "701")
+    titled(world.club_b, "702")  # club B has no e-mail address: its mail fails
+    job = job_start(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf, actor=None)
+    title_mail_job(job=job, month=OCTOBER, today=OCTOBER)
+    job.refresh_from_db()
+    assert job.status == "failed" and "Bridgeklubben B" in job.message
+    assert (job.figures["sent"], job.figures["failed"], job.figures["announced"]) == (1, 1, 1)
+    assert (job.done, job.total) == (2, 2)
+    assert len(mail.outbox) == 1
+
+
+def test_the_title_mail_dry_run_sends_nothing_and_the_confirmation_queues_a_recorded_run_issue_19(
+    client, world, personas, october, django_capture_on_commit_callbacks
+):
+    world.club_a.email = "a@example.com"
+    world.club_a.save()
+    titled(world.club_a, "711")
+    client.force_login(personas.secretariat)
+    url = reverse("admin:federation_jobrun_title_mail")
+    check = client.post(url, {"federation": world.dbf.pk, "month": "2025-10", "check": "1"})
+    assert check.status_code == 200 and [o.result for o in check.context["report"].outcomes] == ["dry_run"]
+    assert 'name="send"' in check.content.decode()
+    assert not mail.outbox and not TitleMailing.objects.exists() and not JobRun.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = client.post(url, {"federation": world.dbf.pk, "month": "2025-10", "send": "1"})
+    job = JobRun.objects.get(kind=JobRun.Kind.TITLE_MAIL)
+    assert sent.url == job_page(job)
+    assert (job.status, job.figures["sent"], job.figures["failed"]) == ("succeeded", 1, 0)
+    assert len(mail.outbox) == 1
+
+
+def test_the_monthly_schedule_and_the_command_record_a_job_per_federation_issue_19(world, october):
+    world.club_a.email = "a@example.com"
+    world.club_a.save()
+    titled(world.club_a, "721")
+    assert title_mail_monthly()["dbf"] == {"sent": 1}
+    jobs = {job.federation.code: job for job in JobRun.objects.filter(kind=JobRun.Kind.TITLE_MAIL)}
+    assert set(jobs) == {"dbf", "hbs"} and {job.status for job in jobs.values()} == {"succeeded"}
+    assert (jobs["dbf"].figures["sent"], jobs["hbs"].figures["sent"]) == (1, 0)
+    call_command("send_title_emails", "--federation", "dbf", "--month", "2025-10", stdout=io.StringIO())
+    assert JobRun.objects.filter(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf).count() == 2
+    call_command("send_title_emails", "--dry-run", "--month", "2025-10", stdout=io.StringIO())
+    assert JobRun.objects.filter(kind=JobRun.Kind.TITLE_MAIL).count() == 3  # a dry run is no job
+
+
+def test_a_title_mail_run_beside_a_running_one_is_recorded_not_refused_issue_19(world):
+    """The title e-mails claim each club once (SKIP LOCKED), so a run killed half-way never blocks the next."""
+    job_start(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf, actor=None)
+    job_start(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf, actor=None)
+    assert JobRun.objects.running().filter(kind=JobRun.Kind.TITLE_MAIL).count() == 2
+
+
+def test_a_club_director_and_another_federations_secretariat_cannot_send_the_title_mails_issue_19(
+    client, world, personas, october
+):
+    url = reverse("admin:federation_jobrun_title_mail")
+    client.force_login(personas.director_a)
+    assert client.post(url, {"federation": world.dbf.pk, "month": "2025-10", "send": "1"}).status_code == 302
+    client.force_login(admin_rows.hbs_secretariat(world))
+    refused = client.post(url, {"federation": world.dbf.pk, "month": "2025-10", "send": "1"})
+    assert refused.status_code == 200 and "federation" in refused.context["form"].errors
+    assert not JobRun.objects.exists()
+
+
+# --- the register import and the job list ----------------------------------------------------------------------
+
+
+HEADER = (
+    b"record;number;first_name;last_name;email;birth_year;status;dues_paid_until;"
+    b"club;name;since;until;home;role;region\n"
+)
+
+
+def test_a_register_import_records_its_figures_and_a_bad_file_a_failed_job_issue_19(world, personas):
+    data = HEADER + b"player;777;Eva;Holm;;1970;member;2025-12-31;;;;;;;\n"
+    register_import(actor=personas.secretariat, federation=world.dbf, data=data, dry_run=False)
+    job = JobRun.objects.get(kind=JobRun.Kind.REGISTER_IMPORT)
+    assert (job.status, job.actor, job.figures["players_added"]) == ("succeeded", personas.secretariat, 1)
+    with pytest.raises(ValidationError):
+        register_import(actor=personas.secretariat, federation=world.dbf, data=b"nonsense\n", dry_run=False)
+    failed = JobRun.objects.get(kind=JobRun.Kind.REGISTER_IMPORT, status="failed")
+    assert "header" in failed.message and failed.finished_at is not None
+    register_import(actor=personas.secretariat, federation=world.dbf, data=data, dry_run=True)
+    assert JobRun.objects.filter(kind=JobRun.Kind.REGISTER_IMPORT).count() == 2  # a dry run is no job
+
+
+def test_the_job_list_shows_only_the_users_federations_newest_first_issue_19(client, world, personas):
+    older = job_start(kind=REBUILD, federation=world.dbf, actor=None)
+    JobRun.objects.filter(pk=older.pk).update(started_at=timezone.now() - datetime.timedelta(hours=1))
+    newer = job_start(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf, actor=None)
+    job_start(kind=REBUILD, federation=world.hbs, actor=None)
+    client.force_login(personas.secretariat)
+    response = client.get(reverse("admin:federation_jobrun_changelist"))
+    assert [row.pk for row in response.context["cl"].result_list] == [newer.pk, older.pk]
+    assert not response.context["has_add_permission"]
+    assert "Rebuild the standings of DBf" in response.content.decode()
+    assert "Rebuild the standings of HBS" not in response.content.decode()
+    client.force_login(personas.director_a)
+    assert client.get(reverse("admin:federation_jobrun_changelist")).status_code == 302
