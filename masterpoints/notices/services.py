@@ -182,27 +182,38 @@ def monthly_statement_player(*, player: Player, month: datetime.date, site: str)
 # --- the monthly run -------------------------------------------------------------------------------------
 
 
-def statement_recipients():
-    """Players with an active login who opted in and have an address (theirs or their login's), by id."""
-    return (
+def statement_recipients(federation=None):
+    """Players with an active login who opted in and have an address (theirs or their login's), by id;
+    ``federation``: only its players."""
+    players = (
         Player.objects.filter(user__isnull=False, user__is_active=True, notice_preference__monthly_statement=True)
         .filter(~Q(email="") | ~Q(user__email=""))
         .select_related("federation", "user")
         .order_by("pk")
     )
+    return players if federation is None else players.filter(federation=federation)
 
 
 def monthly_statement_run(
-    *, month: datetime.date | None = None, today: datetime.date | None = None, site: str | None = None
+    *,
+    month: datetime.date | None = None,
+    today: datetime.date | None = None,
+    site: str | None = None,
+    federation=None,
+    progress=None,
 ) -> dict[str, int]:
     """Every opted-in player's statement of ``month`` (default: the month before ``today``), each once;
-    refused for a month not yet over. Returns how many players had each outcome."""
+    refused for a month not yet over. ``federation``: only its players; ``progress(done, total)`` is called
+    after each player's transaction (the job record's progress). Returns how many players had each outcome."""
     today = today or timezone.localdate()
     month = (month or previous_month(today)).replace(day=1)
     if _next_month(month) > today:
         raise refusal("MONTH_NOT_OVER", month=f"{month:%Y-%m}", next=f"{_next_month(month):%Y-%m-%d}")
     site = (site or settings.SITE_URL).rstrip("/")
     counts: Counter[str] = Counter()
-    for player in statement_recipients():
+    recipients = list(statement_recipients(federation))
+    for done, player in enumerate(recipients, start=1):
         counts[monthly_statement_player(player=player, month=month, site=site)] += 1
+        if progress is not None:
+            progress(done, len(recipients))
     return dict(counts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from masterpoints.notices.services import monthly_statement_run
+from masterpoints.notices.jobs import monthly_statement_jobs
 
 
 @shared_task(
@@ -14,7 +14,8 @@ from masterpoints.notices.services import monthly_statement_run
     retry_backoff=True,
     max_retries=5,
 )
-def monthly_statements() -> dict[str, int]:
+def monthly_statements() -> dict[str, dict[str, int]]:
     """The statements of the month just ended. Beat runs it on each of the month's first days: the first run
-    writes them, the later ones write only what a killed or failed run left (each player's once)."""
-    return monthly_statement_run()
+    writes them, the later ones write only what a killed or failed run left (each player's once). Each
+    federation's run is recorded as a job (issue 19)."""
+    return monthly_statement_jobs()

@@ -127,6 +127,41 @@ def test_a_run_dying_midway_is_finished_by_the_next_and_nobody_gets_two_issue_18
     assert sorted(mail.to[0] for mail in mailoutbox) == sorted(player.email for player in readers)
 
 
+def test_each_federations_statement_run_is_recorded_as_a_job_with_its_figures_and_a_failure_issue_19(
+    world, readers, mailoutbox, django_capture_on_commit_callbacks
+):
+    """Issue 19 ("jobs visible"): the monthly task records a player-notices job per federation, with the
+    players done of those to mail and the outcomes; a run dying midway ends its job as failed with the
+    error, and the next run's job finishes the rest (each statement once)."""
+    from federation.models import JobRun
+    from masterpoints.notices.jobs import monthly_statement_jobs
+
+    real, written = services._write_mail, []
+
+    def dies_after_two(statement, **kwargs):
+        if len(written) == 2:
+            raise RuntimeError("worker killed")
+        written.append(statement.player.pk)
+        return real(statement, **kwargs)
+
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        mock.patch.object(services, "_write_mail", dies_after_two),
+        pytest.raises(RuntimeError),
+    ):
+        monthly_statement_jobs(today=TODAY, site="https://mp.example")
+    failed = JobRun.objects.get(kind=JobRun.Kind.PLAYER_NOTICES, federation=world.dbf)
+    assert failed.status == JobRun.Status.FAILED and "worker killed" in failed.message
+    assert (failed.done, failed.total) == (2, 4)
+    with django_capture_on_commit_callbacks(execute=True):
+        done = monthly_statement_jobs(today=TODAY, site="https://mp.example")
+    assert done["dbf"] == {"already_sent": 2, "sent": 2} and done["hbs"] == {}
+    job = JobRun.objects.filter(kind=JobRun.Kind.PLAYER_NOTICES, federation=world.dbf).latest("pk")
+    assert job.status == JobRun.Status.SUCCEEDED and job.figures == {"already_sent": 2, "sent": 2}
+    assert job.finished_at is not None and (job.done, job.total) == (4, 4)
+    assert len(mailoutbox) == 4
+
+
 def test_no_statement_for_a_quiet_month_an_opted_out_player_or_a_month_not_over_issue_18(
     readers, mailoutbox, django_capture_on_commit_callbacks
 ):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 
 from django.urls import reverse
+from django.utils.formats import date_format
 
 from federation.models import RuleSet
 from masterpoints.ledger import awards_reverse_tournament
@@ -199,5 +200,6 @@ def test_the_player_page_shows_the_day_and_the_etui_of_each_title_404a_d_q21_d_q
     post_award(p, "BP", 10, day=D4)
     refresh(p)
     page = client.get(reverse("public:player", args=[world.dbf.code, p.number])).content.decode()
-    assert "reached 2025-03-17" in page and "receives: 1★ grønt etui" in page
-    assert "2025-03-17: Klubmester ★ (receives: 1★ grønt etui)" in page
+    day = date_format(D3, "DATE_FORMAT")  # the reader's locale (issue 18): "March 17, 2025" in English
+    assert f"reached {day}" in page and "receives: 1★ grønt etui" in page
+    assert f"{day}: Klubmester ★ (receives: 1★ grønt etui)" in page
