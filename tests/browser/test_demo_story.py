@@ -103,6 +103,9 @@ def test_the_demo_story_runs_with_the_demo_logins_only(page, demo):
     page.get_by_label("Reason").fill("The scorer's slip is shown by the document (transition rule 6).")
     page.get_by_label("Adjust: kind").first.select_option(award.kind)
     page.get_by_label("amount (+ or −)").first.fill("2")
+    # D-Q47: the decide page first shows the ledger entries a grant would post, then records it.
+    page.get_by_role("button", name="Show the entries, or record a refusal").click()
+    page.get_by_text("Granting posts these ledger entries").wait_for()
     page.get_by_role("button", name="Record the decision").click()
     page.get_by_text("1 ledger entries posted").wait_for()
 

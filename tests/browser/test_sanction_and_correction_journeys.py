@@ -96,6 +96,9 @@ def test_player_asks_for_a_correction_the_commission_grants_it_and_the_balance_c
     page.get_by_label("Reason").fill("Second place pays 24 BP (§ 406B1).")
     page.get_by_label("Adjust: kind").first.select_option("BP")
     page.get_by_label("amount (+ or −)").first.fill("8")
+    # D-Q47: the decide page first shows the ledger entries a grant would post, then records it.
+    page.get_by_role("button", name="Show the entries, or record a refusal").click()
+    page.get_by_text("Granting posts these ledger entries").wait_for()
     page.get_by_role("button", name="Record the decision").click()
     page.get_by_text("1 ledger entries posted").wait_for()
     assert balance() == 24
