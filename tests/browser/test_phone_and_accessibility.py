@@ -6,6 +6,8 @@ no serious or critical violation on the home, rankings, player, tournament and u
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
@@ -52,6 +54,23 @@ def test_a_players_balances_are_on_a_phones_screen(page, world, season):  # noqa
     assert balances.count() == 4
     for index in range(balances.count()):
         assert inside_viewport(balances.nth(index))
+
+
+def test_the_why_of_an_award_is_a_sentence_with_the_place_and_the_points_on_a_phone(page, world, season):  # noqa: F811
+    """Issue 18: on a phone the "why" of an award reads as a sentence naming the place and the points (the
+    variables stay behind the details toggle), and it wraps inside the screen."""
+    page.set_viewport_size(PHONE)
+    player = Player.objects.get(federation=world.dbf, number=NUMBERS[0])
+    page.goto(f"/players/dbf/{player.number}/")
+    why = page.locator("p.why-sentence").first
+    why.wait_for()
+    found = re.search(r"finished in place (\d+)\b.*: (\d+) BP\.", why.inner_text())
+    assert found, why.inner_text()
+    place, points = int(found.group(1)), int(found.group(2))
+    awarded = [(int(a.explanation["inputs"]["place"]), int(a.amount)) for a in player.awards.filter(source="result")]
+    assert (place, points) in awarded
+    assert inside_viewport(why) and no_sideways_scrolling(page)
+    assert page.locator("details.why").first.is_visible()
 
 
 def test_a_tournaments_rows_show_their_points_on_a_phone(page, season):  # noqa: F811
