@@ -7,6 +7,7 @@ from masterpoints.jobs import admin as jobs_admin
 from masterpoints.office_queue import admin as office_queue_admin
 from masterpoints.standings import admin as standings_admin
 from masterpoints.title_mail import admin as title_mail_admin
+from masterpoints.uploads import admin as uploads_admin
 
 __all__ = [
     "corrections_admin",
@@ -16,4 +17,5 @@ __all__ = [
     "office_queue_admin",
     "standings_admin",
     "title_mail_admin",
+    "uploads_admin",
 ]

@@ -105,6 +105,7 @@ OFFERS: dict[str, Offers] = {
     "masterpoints.foreignconversion": Offers(EDIT),
     "masterpoints.foreignpoints": Offers(frozenset({A}), {"approve": A, "refuse": A}, list_change=True),
     "masterpoints.officecase": Offers(list_change=True),  # resolved on its own page (issue 19)
+    "masterpoints.clubalias": Offers(frozenset({D})),  # recorded from an upload, removed here, never edited (D-Q40)
     "masterpoints.standing": Offers(),
     "masterpoints.titleachievement": Offers(),
     "masterpoints.titlemailing": Offers(),

@@ -29,6 +29,7 @@ from masterpoints.models import (
     TitleAchievement,
     TitleMailing,
 )
+from masterpoints.uploads.models import ClubAlias
 from office.models import Officer
 from office.services import officer_assign
 from tests.factories import make_tournament
@@ -249,6 +250,10 @@ def title_mailing(world, key):
     )
 
 
+def club_alias(world, key):
+    return ClubAlias.objects.create(federation=federation(world, key), club=club(world, key), file_club_id=f"9{key}")
+
+
 def job_run(world, key):
     return JobRun.objects.create(kind=JobRun.Kind.STANDINGS_REBUILD, federation=federation(world, key))
 
@@ -309,6 +314,7 @@ ROWS = {
     "masterpoints.foreignconversion": foreign_conversion,
     "masterpoints.foreignpoints": foreign_points,
     "masterpoints.officecase": office_case,
+    "masterpoints.clubalias": club_alias,
     "masterpoints.standing": standing,
     "masterpoints.titleachievement": title_achievement,
     "masterpoints.titlemailing": title_mailing,
