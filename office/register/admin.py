@@ -7,7 +7,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from federation.models import Federation
@@ -16,6 +17,13 @@ from office.register.services import register_import
 
 #: The page lists at most this many changes (the counts are complete; the command prints every change).
 SHOWN_CHANGES = 1000
+
+
+def _imported_message(plan) -> str:
+    """What an import wrote, and the link to the job record it was recorded as (issue 19)."""
+    text = _("The register is imported: %(count)d changes written.") % {"count": len(plan.changes)}
+    link = reverse("admin:federation_jobrun_change", args=[plan.job.pk])
+    return format_html('{} <a href="{}">{}</a>', text, link, _("Open the import's job record"))
 
 
 class RegisterImportMixin:
@@ -46,8 +54,7 @@ class RegisterImportMixin:
                 form.add_error("federation", str(error))
             else:
                 if not dry_run:
-                    text = _("The register is imported: %(count)d changes written.") % {"count": len(plan.changes)}
-                    self.message_user(request, text, messages.SUCCESS)
+                    self.message_user(request, _imported_message(plan), messages.SUCCESS)
         context = {
             **self.admin_site.each_context(request),
             "title": _("Import the member register"),

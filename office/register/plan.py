@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clubs.models import Club, ClubMembership
-from federation.models import Federation, Player, Region
+from federation.models import Federation, JobRun, Player, Region
 from office.models import Officer
 from office.register.records import ROLES, Register
 
@@ -56,12 +56,14 @@ class Change:
 @dataclass
 class Plan:
     """Every change, in the order they are applied; the rows the file holds as they already are; the
-    offices waiting for their player's login (line, number); the kinds the file has no rows of."""
+    offices waiting for their player's login (line, number); the kinds the file has no rows of; and, once
+    imported, the job record of the import (issue 19; none for a dry run)."""
 
     changes: list[Change] = field(default_factory=list)
     unchanged: int = 0
     waiting: list[tuple[int, str]] = field(default_factory=list)
     left_alone: list[str] = field(default_factory=list)
+    job: JobRun | None = None
 
     def of(self, record: str, action: str) -> list[Change]:
         return [change for change in self.changes if change.record == record and change.action == action]

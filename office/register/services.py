@@ -50,7 +50,8 @@ def register_import(
     *, actor, federation: Federation, data: bytes, dry_run: bool, today: datetime.date | None = None
 ) -> Plan:
     """Read, check and compare the register file ``data``; with ``dry_run`` write nothing, else write every
-    change in one transaction (audited). Returns the plan: what is (or would be) added, changed and ended.
+    change in one transaction (audited) and record it as a job. Returns the plan: what is (or would be) added,
+    changed and ended, and the import's job record (``plan.job``, none for a dry run).
     Refused (``ValidationError``, line and column named, nothing written) when any row is bad."""
     _check(actor, federation)
     today = today or timezone.localdate()
@@ -68,6 +69,7 @@ def register_import(
         job_fail(job, message=f"{type(error).__name__}: {error}")
         raise
     job_finish(job, figures=import_figures(plan))
+    plan.job = job
     return plan
 
 

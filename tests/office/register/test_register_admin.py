@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from federation.models import AuditEvent, Player
+from federation.models import AuditEvent, JobRun, Player
 from tests.office.admin_rows import hbs_secretariat
 from tests.office.register.files import base_rows, csv_file
 
@@ -35,6 +35,20 @@ def test_the_secretariat_checks_a_file_row_by_row_and_then_imports_it(client, wo
     assert response.context["dry_run"] is False
     assert Player.objects.filter(federation=world.dbf, number__in=["20001", "20002"]).count() == 2
     assert AuditEvent.objects.filter(action="register.player.add", actor=personas.secretariat).count() == 2
+
+
+def test_the_imports_result_links_the_job_record_it_was_recorded_as(client, world, personas):
+    """Issue 19: after "Import" the message links the import's job record, which the secretariat may open;
+    a dry run records no job and links none."""
+    client.force_login(personas.secretariat)
+    assert "Open the import's job record" not in post(client, world.dbf).content.decode()
+    assert not JobRun.objects.exists()
+    response = post(client, world.dbf, apply=True)
+    job = JobRun.objects.get(kind=JobRun.Kind.REGISTER_IMPORT, federation=world.dbf)
+    assert response.context["plan"].job == job
+    link = reverse("admin:federation_jobrun_change", args=[job.pk])
+    assert f'<a href="{link}">Open the import&#x27;s job record</a>' in response.content.decode()
+    assert client.get(link).status_code == 200
 
 
 def test_a_bad_file_shows_its_problems_on_the_page_and_writes_nothing(client, world, personas):
