@@ -313,7 +313,8 @@ class ReadOnlyAdmin(FederationScopedAdmin):
 
 class DecidedByActionsAdmin(FederationScopedAdmin):
     """Rows filed on the site and decided by the office through the list's actions (sanction applications,
-    sanctions, correction requests): never added or deleted here, and every field of a row is read-only."""
+    sanctions, correction requests) or a page of the admin's own (the office's queue): never added or
+    deleted here, and every field of a row is read-only."""
 
     def has_add_permission(self, request):
         return False
@@ -322,7 +323,7 @@ class DecidedByActionsAdmin(FederationScopedAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
-        # The list's actions need the change permission; a row itself is only ever viewed.
+        # The list's actions (and such a page) need the change permission; a row itself is only ever viewed.
         return obj is None and super().has_change_permission(request, obj)
 
     def get_readonly_fields(self, request, obj=None):

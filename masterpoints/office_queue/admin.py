@@ -11,7 +11,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from federation.admin_base import FederationScopedAdmin
+from federation.admin_base import DecidedByActionsAdmin
 from federation.models import Player
 from masterpoints.models import OfficeCase
 from masterpoints.office_queue.forms import OfficeCaseResolveForm
@@ -46,26 +46,15 @@ class OpenFilter(admin.SimpleListFilter):
 
 
 @admin.register(OfficeCase)
-class OfficeCaseAdmin(FederationScopedAdmin):
-    """Players left to the office: tournament, the file's name and number, place, the points they would get."""
+class OfficeCaseAdmin(DecidedByActionsAdmin):
+    """Players left to the office: tournament, the file's name and number, place, the points they would get.
+    Never added, deleted or edited here: the resolve page (which needs the change permission of the list)
+    decides a case."""
 
     list_display = ["name_in_file", "id_in_file", "tournament", "file_name", "place", "points", "resolve_link"]
     list_filter = [OpenFilter, "federation"]
     search_fields = ["name_in_file", "id_in_file", "tournament__name"]
     list_select_related = ["tournament__upload", "player"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        # The resolve page needs the change permission; a case itself is only ever viewed.
-        return obj is None and super().has_change_permission(request, obj)
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
 
     @admin.display(description=_("file"))
     def file_name(self, obj):

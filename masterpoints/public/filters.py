@@ -81,7 +81,50 @@ def _choices(federation: Federation) -> dict[str, list]:
     return choices
 
 
-class StandingFilter(django_filters.FilterSet):
+def _text_filter():
+    return django_filters.CharFilter(
+        label=_("Name or number"), method="filter_text", widget=forms.TextInput(attrs={"type": "search"})
+    )
+
+
+class FederationListFilter(django_filters.FilterSet):
+    """What the rankings and the ranking list share: one federation at a time, its regions and clubs, and
+    the name-or-number search (which finds hidden names only for who may see them, HBS rule 4)."""
+
+    federation = _choice(_("Federation"), None, "keep")
+    # Long lists: plain text fields with a select for a widget, so that a form never copies a thousand
+    # choices (a choice field deep-copies its choices with every form); the methods ignore what is no id.
+    region = django_filters.CharFilter(label=_("Region"), method="filter_region", widget=FastSelect)
+    club = django_filters.CharFilter(label=_("Club"), method="filter_club", widget=FastSelect)
+
+    def offer(self, federation: Federation | None, federations) -> dict[str, list] | None:
+        """Choose ``federation`` among ``federations`` and offer its regions and clubs; its cached choices
+        (:func:`_choices`), or ``None`` when there is no federation to choose."""
+        self.federation = federation
+        self.filters["federation"].extra["choices"] = [(f.pk, f.name) for f in federations]
+        if federation is None:
+            return None
+        choices = _choices(federation)
+        for name, everything in (("region", _("all regions")), ("club", _("all clubs"))):
+            options = options_html([("", str(everything))]) + choices[name]
+            self.filters[name].extra["widget"] = FastSelect(options_html=options)
+        return choices
+
+    def keep(self, queryset, name, value):
+        return queryset
+
+    def filter_region(self, queryset, name, value):
+        return selectors.in_region(queryset, int(value)) if is_id(value) else queryset
+
+    def filter_club(self, queryset, name, value):
+        return selectors.in_club(queryset, int(value)) if is_id(value) else queryset
+
+    def filter_text(self, queryset, name, value):
+        see_hidden = self.request is not None and selectors.can_see_hidden(self.request.user, self.federation)
+        return selectors.matching(queryset, value, see_hidden=see_hidden)
+
+
+class StandingFilter(FederationListFilter):
     """Federation (one list at a time), region, club, title or category, point kind, season, name or
     number, and the official list (HBS rule 3; guests on request, rule 4).
 
@@ -89,17 +132,10 @@ class StandingFilter(django_filters.FilterSet):
     the order (see :func:`masterpoints.selectors.ranked`). Choices follow the chosen federation.
     """
 
-    federation = _choice(_("Federation"), None, "keep")
-    # Long lists: plain text fields with a select for a widget, so that a form never copies a thousand
-    # choices (a choice field deep-copies its choices with every form); the methods ignore what is no id.
-    region = django_filters.CharFilter(label=_("Region"), method="filter_region", widget=FastSelect)
-    club = django_filters.CharFilter(label=_("Club"), method="filter_club", widget=FastSelect)
     rung = _choice(_("Title or category"), _("any"), "filter_rung")
     kind = _choice(_("Ranked by"), None, "keep")
     season = _choice(_("Season"), _("all seasons (career)"), "keep")
-    q = django_filters.CharFilter(
-        label=_("Name or number"), method="filter_text", widget=forms.TextInput(attrs={"type": "search"})
-    )
+    q = _text_filter()
     official = django_filters.ChoiceFilter(
         choices=OFFICIAL_CHOICES, label=_("List"), empty_label=None, method="filter_official", widget=FastSelect
     )
@@ -119,14 +155,9 @@ class StandingFilter(django_filters.FilterSet):
             data.setdefault("kind", federation.scheme_info.ranking_kinds[0].value)
             data.setdefault("official", "yes" if selectors.official_by_default(federation) else "no")
         super().__init__(data, *args, request=request, **kwargs)
-        self.federation = federation
-        self.filters["federation"].extra["choices"] = [(f.pk, f.name) for f in federations]
-        if federation is None:
+        choices = self.offer(federation, federations)
+        if choices is None:
             return
-        choices = _choices(federation)
-        for name, everything in (("region", _("all regions")), ("club", _("all clubs"))):
-            options = options_html([("", str(everything))]) + choices[name]
-            self.filters[name].extra["widget"] = FastSelect(options_html=options)
         self.filters["rung"].extra["choices"] = choices["rung"]
         self.filters["season"].extra["choices"] = choices["season"]
         self.filters["kind"].extra["choices"] = [(k.value, k.label) for k in federation.scheme_info.ranking_kinds]
@@ -151,39 +182,21 @@ class StandingFilter(django_filters.FilterSet):
         queryset = selectors.ranking_base(federation=self.federation, season=self.chosen_season)
         return super().filter_queryset(queryset)
 
-    def keep(self, queryset, name, value):
-        return queryset
-
-    def filter_region(self, queryset, name, value):
-        return selectors.in_region(queryset, int(value)) if is_id(value) else queryset
-
-    def filter_club(self, queryset, name, value):
-        return selectors.in_club(queryset, int(value)) if is_id(value) else queryset
-
     def filter_rung(self, queryset, name, value):
         return selectors.with_rung(queryset, int(value))
-
-    def filter_text(self, queryset, name, value):
-        see_hidden = self.request is not None and selectors.can_see_hidden(self.request.user, self.federation)
-        return selectors.matching(queryset, value, see_hidden=see_hidden)
 
     def filter_official(self, queryset, name, value):
         return selectors.on_official_list(queryset, selectors.today()) if value == "yes" else queryset
 
 
-class RankingListEntryFilter(django_filters.FilterSet):
+class RankingListEntryFilter(FederationListFilter):
     """DBf's ranking list ("ranglisten", D-Q56–D-Q60): federation (only those whose scheme publishes the
     list), region, club and name or number, as the rankings offer them.
 
     ``federation`` is the federation asked for when it has the list, else the first that has one; ``refused``
     is a federation asked for that has none (the page is then a 404)."""
 
-    federation = _choice(_("Federation"), None, "keep")
-    region = django_filters.CharFilter(label=_("Region"), method="filter_region", widget=FastSelect)
-    club = django_filters.CharFilter(label=_("Club"), method="filter_club", widget=FastSelect)
-    q = django_filters.CharFilter(
-        label=_("Name or number"), method="filter_text", widget=forms.TextInput(attrs={"type": "search"})
-    )
+    q = _text_filter()
 
     class Meta:
         model = RankingListEntry
@@ -199,29 +212,9 @@ class RankingListEntryFilter(django_filters.FilterSet):
         if federation is not None:
             data["federation"] = str(federation.pk)
         super().__init__(data, *args, request=request, **kwargs)
-        self.federation = federation
-        self.filters["federation"].extra["choices"] = [(f.pk, f.name) for f in federations]
-        if federation is None:
-            return
-        choices = _choices(federation)
-        for name, everything in (("region", _("all regions")), ("club", _("all clubs"))):
-            options = options_html([("", str(everything))]) + choices[name]
-            self.filters[name].extra["widget"] = FastSelect(options_html=options)
+        self.offer(federation, federations)
 
     def filter_queryset(self, queryset):
         if self.federation is None or self.refused:
             return queryset.none()
         return super().filter_queryset(selectors.ranking_list_base(federation=self.federation))
-
-    def keep(self, queryset, name, value):
-        return queryset
-
-    def filter_region(self, queryset, name, value):
-        return selectors.in_region(queryset, int(value)) if is_id(value) else queryset
-
-    def filter_club(self, queryset, name, value):
-        return selectors.in_club(queryset, int(value)) if is_id(value) else queryset
-
-    def filter_text(self, queryset, name, value):
-        see_hidden = self.request is not None and selectors.can_see_hidden(self.request.user, self.federation)
-        return selectors.matching(queryset, value, see_hidden=see_hidden)
