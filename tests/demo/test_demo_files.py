@@ -1,8 +1,8 @@
 """The ready result files of ``demo/files/`` (issue 19): the demo club director uploads each through the upload
 page after ``seed_demo`` and confirms it as it is: the club in the file is the director's, the date lies in
-a rule set, every player's number is on the demo register, and the event pays BP (§ 406B1). A PBN
-ranking table says no event's boards (only per pair, ``NrBoards``), so the PBN's 24 boards are entered in
-the form, as the README says."""
+a rule set, every player's number is on the demo register, and the event pays BP (§ 406B1). Nothing is
+typed beside the organiser, the file and BP: the PBN's 24 boards come from its ranking's ``NrBoards``, as
+the README says."""
 
 from __future__ import annotations
 
@@ -19,8 +19,6 @@ from masterpoints.uploads.services import results_upload_confirm
 from tournaments.models import ResultUpload
 
 FILES = Path(__file__).resolve().parents[2] / "demo" / "files"
-#: What the director enters on the upload page beside the organiser, the file and BP, per format.
-FORM_BOARDS = {".pbn": "24"}
 DEMO_FILES = sorted(path.name for path in FILES.iterdir() if path.suffix in (".xml", ".pbn", ".csv"))
 
 
@@ -41,14 +39,14 @@ def test_the_demo_director_uploads_and_confirms_each_demo_file_as_it_is(seeded, 
     client.force_login(director)
     with (FILES / name).open("rb") as handle:
         fields = {"organiser": f"club:{club.pk}", "category": "BP", "file": handle}
-        if Path(name).suffix in FORM_BOARDS:
-            fields["boards"] = FORM_BOARDS[Path(name).suffix]
         response = client.post(reverse("uploads:upload"), fields)
     assert response.status_code == 302, response.content.decode()[:2000]
     upload = ResultUpload.objects.get()
     preview = build_preview(upload)
     blocking = [(issue.code, str(issue.message)) for issue in preview.issues if issue.severity in ("error", "warning")]
     assert blocking == []
+    assert not upload.facts.get("boards")
+    assert (preview.event.boards_played or preview.event.boards_declared) == 24
     tournament = results_upload_confirm(actor=director, upload=upload, acknowledge_warnings=False)
     assert tournament.club == club
     awards = Award.objects.filter(tournament=tournament)

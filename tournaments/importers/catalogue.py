@@ -42,7 +42,8 @@ PLAYER_COUNT_UNUSUAL            warning   a pair without 2 players, a team with 
 NAME_MISSING                    warning   a player without a name
 ID_MISSING                      warning   a player without a membership number (``0`` counts as none)
 ID_DUPLICATE_IN_EVENT           error     the same membership number twice in one session of an event
-SCORE_UNPARSEABLE               error     a score / percentage / boards value that is not a number
+SCORE_UNPARSEABLE               error     a score / percentage / boards value that is not a number (variant
+                                          ``boards``: boards played not from 1 to 2,000)
 PLACE_UNPARSEABLE               error     a place that is not ``3`` or ``3=``
 PLACE_MISSING                   warning   no places at all: computed from the scores (variants ``partial``
                                           and ``no_score`` are errors)
@@ -55,6 +56,7 @@ GROUP_AMBIGUOUS                 warning   the ranking groups were decided agains
 GROUPS_DECIDED                  info      sections or centres ranked as one field or each on its own, and why
 HANDICAP_RANKED_ON_SCRATCH      warning   a handicap event, re-ranked on the scratch scores
 BOARDS_DECLARED_DIFFER          warning   declared boards differ from the boards found in travellers
+                                          (variant ``nrboards``: a PBN's NrBoards and its ScoreTables)
 TRAVELLER_NUMBERS_UNKNOWN       warning   travellers name players or pairs that are not in the results
 MATCH_TEAM_UNKNOWN              error     a match names a team that is not in the results
 MATCH_DUPLICATE                 error     a team plays twice in one round (variant ``boards``: two teams'

@@ -70,6 +70,7 @@ ENTRY_CODES: dict[str, dict[str, tuple[Severity, Promise]]] = {
     "SCORE_UNPARSEABLE": {
         "": (E, _("%(value)s is not a number (%(field)s of entry %(entry)s).")),
         "field": (E, _("%(value)s is not a number (%(field)s).")),
+        "boards": (E, _("%(value)s is not a number of boards from 1 to %(limit)s (%(field)s of entry %(entry)s).")),
     },
     "PLACE_UNPARSEABLE": {
         "": (E, _("The place %(value)s of entry %(entry)s is not a number (a tie is written 3 or 3=)."))
@@ -212,7 +213,15 @@ ENTRY_CODES: dict[str, dict[str, tuple[Severity, Promise]]] = {
                 "The file says %(declared)s boards were played, but it has results for %(counted)s boards. "
                 "Check the number of boards."
             ),
-        )
+        ),
+        "nrboards": (
+            W,
+            _(
+                "The ranking's NrBoards says up to %(declared)s boards were played, but the file has score tables "
+                "for %(counted)s boards; the %(counted)s boards of the score tables are used. Check the number of "
+                "boards."
+            ),
+        ),
     },
     "TRAVELLER_NUMBERS_UNKNOWN": {
         "": (

@@ -74,6 +74,9 @@ class DraftEvent:
     event_type: str | None = None
     boards_played: int | None = None
     boards_declared: int | None = None
+    #: what stated ``boards_declared``: ``""`` the event itself, ``nrboards`` the most boards any entry of a
+    #: PBN ranking played (the variant of ``BOARDS_DECLARED_DIFFER``)
+    boards_declared_from: str = ""
     awards_supplied: bool = False
     handicap: bool = False
     rating: str | None = None

@@ -195,7 +195,8 @@ class ParsedEvent:
     the file's own word for it. ``board_scoring`` and ``match_scoring`` are how the file says boards and
     matches were scored (the same codes; ``None`` when it does not say): a VP team event may have
     IMP- or BAM-scored boards. ``boards_played`` is counted from result travellers (hand records never
-    count), ``boards_declared`` is what the file states; either may be ``None``. ``awards_supplied``
+    count), ``boards_declared`` is what the file states (a PBN: the most ``NrBoards`` of its ranking);
+    either may be ``None``. ``awards_supplied``
     tells whether the file carries the program's own masterpoint awards (see ``Entry.supplied_awards``).
     ``handicap`` marks a handicap event, whose groups are ranked on the scratch result. ``start_time`` is
     the local time the event started when the file says (PBN's ``Time`` tag); ``None`` otherwise, as in

@@ -15,7 +15,9 @@ Mapping of ``TotalScoreTable`` columns (names compared case-insensitively, ignor
 * score: the first of ``TotalScore``, ``TotalScoreMP``/``IMP``/``VP``/``BAM`` (Ruter), ``TotalMP``,
   ``TotalIMP``, ``TotalVP``, ``TotalBAM``, ``MP``, ``IMP``, ``VP``, ``BAM``, ``Score`` (the column also
   gives the scoring when there is no ``Scoring`` tag); percentage: ``TotalPercentage``, ``Percentage``,
-  ``MeanPercentage``; boards: ``NrBoards``;
+  ``MeanPercentage``; boards: ``NrBoards`` (a whole number from 1 to :data:`~.text.MAX_BOARDS`, else
+  ``SCORE_UNPARSEABLE``), which also gives the event's boards when the file has no per-board
+  ``ScoreTable`` (:func:`_event_boards`);
 * membership numbers: PBN has no standard column, so a user-defined one is accepted: ``MemberID``,
   ``MemberNo``, ``FedNo``, ``FederationID``, ``NationalID``, ``Licence``, ``RegNo``, ``PlayerId``, ``Id``
   (and plural or numbered forms such as ``MemberID1``, ``MemberID2``); one cell may hold ``"123;456"``
@@ -146,11 +148,24 @@ def parse_pbn(
     draft.check_ids = id_column_seen
     if not id_column_seen:
         issues.add("PBN_ID_COLUMN_MISSING", Location(line=tables[0][1].line))
+    _event_boards(draft, games)
+    return finalise(draft, issues)
+
+
+def _event_boards(draft: DraftEvent, games: list[_Game]) -> None:
+    """The event's boards: counted from the games with a per-board ``ScoreTable`` (``boards_played``), and
+    as the ranking states them (``boards_declared``): the ``NrBoards`` every entry played when they agree,
+    else the most any entry played (late arrivals, sit-outs, sections of different length), each entry
+    keeping its own count as its boards played (the partial participation of § 405A1 and HBS rule 6, H-9).
+    The count from the score tables comes first; when both are there and differ, ``BOARDS_DECLARED_DIFFER``
+    (variant ``nrboards``) names both numbers."""
     boards = {
         game.values.get("Board") for game in games if "ScoreTable" in game.tables and game.tables["ScoreTable"].rows
     }
     draft.boards_played = len(boards - {None, ""}) or None
-    return finalise(draft, issues)
+    played = [entry.boards_played for entry in draft.entries if entry.boards_played is not None]
+    if played:
+        draft.boards_declared, draft.boards_declared_from = max(played), "nrboards"
 
 
 def _read_games(text: str) -> tuple[list[_Game], str | None, str | None]:

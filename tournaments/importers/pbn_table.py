@@ -21,7 +21,15 @@ from .draft import DraftEntry, DraftEvent
 from .issues import IssueList, Location
 from .model import Participant
 from .places import competition_ranking
-from .text import normalise_direction, normalise_id, parse_decimal, parse_int, parse_place, split_entry_number
+from .text import (
+    MAX_BOARDS,
+    normalise_direction,
+    normalise_id,
+    parse_decimal,
+    parse_int,
+    parse_place,
+    split_entry_number,
+)
 
 TOKEN = re.compile(r'"[^"]*"|\S+')
 
@@ -235,12 +243,30 @@ def _row_entry(
         if not ok:
             issues.add("SCORE_UNPARSEABLE", where, value=at(index), field=layout.titles[index], entry=entry.label)  # type: ignore[index]
         setattr(entry, attribute, value)
-    entry.boards_played, ok = parse_int(at(layout.boards))
-    if not ok:
-        field_name = layout.titles[layout.boards]  # type: ignore[index]
-        issues.add("SCORE_UNPARSEABLE", where, value=at(layout.boards), field=field_name, entry=entry.label)
+    entry.boards_played = _boards(layout, at(layout.boards), entry, where, issues)
     entry.players = _players(draft, layout, at, entry, where, issues)
     return entry
+
+
+def _boards(layout: _Layout, text: str | None, entry: DraftEntry, where: Location, issues) -> int | None:
+    """The entry's ``NrBoards``: a whole number from 1 to :data:`~.text.MAX_BOARDS` (every number from the
+    file is bounded); anything else is ``SCORE_UNPARSEABLE`` naming the value (its line is the row's) and
+    leaves the entry's boards unknown."""
+    value, ok = parse_int(text)
+    if value is not None and not 1 <= value <= MAX_BOARDS:
+        ok, value = False, None
+    if not ok:
+        field_name = layout.titles[layout.boards]  # type: ignore[index]
+        issues.add(
+            "SCORE_UNPARSEABLE",
+            where,
+            variant="boards",
+            value=text,
+            field=field_name,
+            entry=entry.label,
+            limit=MAX_BOARDS,
+        )
+    return value
 
 
 def _players(draft: DraftEvent, layout: _Layout, at, entry: DraftEntry, where: Location, issues) -> list[Participant]:

@@ -206,7 +206,13 @@ def _check_event(draft: DraftEvent, entries: list[DraftEntry], issues: IssueList
         issues.add("EVENT_NAME_MISSING", draft.where)
     declared, counted = draft.boards_declared, draft.boards_played
     if declared is not None and counted is not None and declared != counted:
-        issues.add("BOARDS_DECLARED_DIFFER", draft.where, declared=declared, counted=counted)
+        issues.add(
+            "BOARDS_DECLARED_DIFFER",
+            draft.where,
+            variant=draft.boards_declared_from,
+            declared=declared,
+            counted=counted,
+        )
     matches = check_matches(draft, entries, issues) if draft.matches else ()
     if draft.form == "teams" and matches:
         team_boards = team_boards_from_matches(matches)

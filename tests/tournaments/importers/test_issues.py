@@ -35,6 +35,7 @@ ERROR_FIXTURES = {
     ("ID_DUPLICATE_IN_EVENT", ""): "player_twice.xml",
     ("SCORE_UNPARSEABLE", ""): "score_unparseable.xml",
     ("SCORE_UNPARSEABLE", "field"): "boards_unparseable.xml",
+    ("SCORE_UNPARSEABLE", "boards"): "pbn_nrboards_out_of_bound.pbn",
     ("PLACE_UNPARSEABLE", ""): "place_unparseable.xml",
     ("PLACE_MISSING", "partial"): "place_partial.xml",
     ("PLACE_MISSING", "no_score"): "place_no_score.xml",

@@ -238,7 +238,11 @@ def test_pbn_reference_file_reads_its_total_score_table_with_quoted_names_and_in
         "PBN_TABLE_REPEATED",  # game 46 repeats the table with "#"
         "PBN_ID_COLUMN_MISSING",
         "GROUPS_DECIDED",  # the user column Center: the ranking runs across the centres, one field
+        "BOARDS_DECLARED_DIFFER",  # score tables for board 1 only, NrBoards up to 26
     }
+    boards = next(i for i in result.issues if i.code == "BOARDS_DECLARED_DIFFER")
+    assert (boards.variant, boards.params) == ("nrboards", {"declared": 26, "counted": 1})
+    assert (event.boards_played, event.boards_declared) == (1, 26)
     decided = next(i for i in result.issues if i.code == "GROUPS_DECIDED")
     assert decided.variant == "across_centres" and decided.params["size"] == 10
     comment = next(i for i in result.issues if i.code == "PBN_TABLE_COMMENT")
