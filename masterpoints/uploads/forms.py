@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.forms import DecimalInput
 from federation.schemes import SchemeInfo
+from masterpoints.engine.common import MAX_BOARDS
 from masterpoints.uploads.services import ENCODINGS
 from tournaments.models import Form, RecognisedTournament, SimultaneousEvent
 from tournaments.recognised import upload_kinds
@@ -33,7 +34,7 @@ class ResultUploadForm(forms.Form):
         label=_("Boards"),
         required=False,
         min_value=1,
-        max_value=2000,
+        max_value=MAX_BOARDS,
     )
     strength = DecimalInput(
         label=_("Strength S (HBS)"),

@@ -15,7 +15,7 @@ Mapping of ``TotalScoreTable`` columns (names compared case-insensitively, ignor
 * score: the first of ``TotalScore``, ``TotalScoreMP``/``IMP``/``VP``/``BAM`` (Ruter), ``TotalMP``,
   ``TotalIMP``, ``TotalVP``, ``TotalBAM``, ``MP``, ``IMP``, ``VP``, ``BAM``, ``Score`` (the column also
   gives the scoring when there is no ``Scoring`` tag); percentage: ``TotalPercentage``, ``Percentage``,
-  ``MeanPercentage``; boards: ``NrBoards`` (a whole number from 1 to :data:`~.text.MAX_BOARDS`, else
+  ``MeanPercentage``; boards: ``NrBoards`` (a whole number from 1 to :data:`masterpoints.engine.common.MAX_BOARDS`, else
   ``SCORE_UNPARSEABLE``), which also gives the event's boards when the file has no per-board
   ``ScoreTable`` (:func:`_event_boards`);
 * membership numbers: PBN has no standard column, so a user-defined one is accepted: ``MemberID``,

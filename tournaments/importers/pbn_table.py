@@ -17,12 +17,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from masterpoints.engine.common import MAX_BOARDS
+
 from .draft import DraftEntry, DraftEvent
 from .issues import IssueList, Location
 from .model import Participant
 from .places import competition_ranking
 from .text import (
-    MAX_BOARDS,
     normalise_direction,
     normalise_id,
     parse_decimal,
@@ -249,7 +250,7 @@ def _row_entry(
 
 
 def _boards(layout: _Layout, text: str | None, entry: DraftEntry, where: Location, issues) -> int | None:
-    """The entry's ``NrBoards``: a whole number from 1 to :data:`~.text.MAX_BOARDS` (every number from the
+    """The entry's ``NrBoards``: a whole number from 1 to the engine's ``MAX_BOARDS`` (every number from the
     file is bounded); anything else is ``SCORE_UNPARSEABLE`` naming the value (its line is the row's) and
     leaves the entry's boards unknown."""
     value, ok = parse_int(text)

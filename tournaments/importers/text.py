@@ -197,9 +197,6 @@ def report_mojibake(texts: Iterable[tuple[str | None, Location]], issues: IssueL
 #: A number in a results file has at most this many characters (``-12345678.123456``); longer text is no score.
 MAX_DECIMAL_CHARS = 18
 _DECIMAL = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
-#: Boards of one event at most: far above any real event (a long team season stays below it); the same bound
-#: as the upload form's Boards and the engine's ``MAX_BOARDS``.
-MAX_BOARDS = 2_000
 _INT = re.compile(r"^\d+$")
 _PLACE = re.compile(r"^=?\s*(\d+)\s*(=?)$")
 

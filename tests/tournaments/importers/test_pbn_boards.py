@@ -4,8 +4,8 @@ the form, and an entry that played fewer boards keeps its own count (§ 405A1, H
 
 from __future__ import annotations
 
+from masterpoints.engine.common import MAX_BOARDS
 from tournaments.importers import parse_results
-from tournaments.importers.text import MAX_BOARDS
 
 HEADER = b'% PBN 2.1\n[Event "Club pairs"]\n[Date "2025.03.14"]\n[Competition "Pairs"]\n[Scoring "MP"]\n'
 TABLE = "Rank;PairId;Names;MemberID;NrBoards;TotalPercentage"
