@@ -14,6 +14,10 @@ from masterpoints.explanation_store import join
 from tournaments.models import PointKind, Tournament
 
 
+class ExplanationQuerySet(AppendOnlyQuerySet):
+    refusal = "Award explanations are written once: store a new one instead."
+
+
 class AwardScale(AppendOnlyModel):
     """What every award of one tournament part shares in its explanation (rules, field, boards, factors),
     stored once under the SHA-256 of its JSON and never changed (``masterpoints.explanation_store``)."""
@@ -22,6 +26,8 @@ class AwardScale(AppendOnlyModel):
     data = models.JSONField()
 
     refusal = "An award scale is written once: store a new one instead."
+
+    objects = ExplanationQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("award scale")
@@ -40,6 +46,8 @@ class AwardExplanation(AppendOnlyModel):
     own = models.JSONField(default=dict, blank=True)
 
     refusal = "An award explanation is written once: store a new one instead."
+
+    objects = ExplanationQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("award explanation")
