@@ -267,7 +267,7 @@ def _award_json(award) -> dict:
         "place": award.place_first,
         "reason": award.reason,
         "reverses": award.reverses_id,
-        "explanation": award.explanation,
+        "explanation": award.explanation_data,
     }
 
 

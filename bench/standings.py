@@ -97,6 +97,11 @@ def run(args) -> None:
     awards = Award.objects.count()
     players = Standing.objects.count()
     print(f"ledger: {awards:,} awards; {players:,} standings; {SeasonStanding.objects.count():,} season rows")
+    if connection.vendor == "postgresql":
+        # The ledger row's width (issue 16: at most 128 bytes; the explanation is stored apart).
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT avg(pg_column_size(a.*)) FROM {Award._meta.db_table} a")
+            print(f"award_row_bytes={round(cursor.fetchone()[0] or 0)}")
     parts = set(args.parts.split(","))
     if "rebuild" in parts:
         print()

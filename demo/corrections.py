@@ -69,7 +69,7 @@ def _reupload(federation: Federation, old: Tournament) -> int:
             part=award.part,
             place_first=place,
             place_last=place,
-            explanation=award.explanation,
+            explanation_ref_id=award.explanation_ref_id,
             awarded_on=award.awarded_on,
         )
         for award, units, place in swapped + rest

@@ -7,7 +7,6 @@ that differs per scheme here (:data:`_SCORERS`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
@@ -18,8 +17,8 @@ from federation.rulesets import rules_for
 from masterpoints.engine.dbf import events as dbf_engine
 from masterpoints.engine.hbs import events as hbs_engine
 
-#: (units, explanation as JSON, part) of one place; units 0 (and no explanation) for an unpaid place.
-Place = tuple[int, str, str]
+#: (units, explanation, part) of one place; units 0 (and no explanation) for an unpaid place.
+Place = tuple[int, dict, str]
 
 
 def _dbf_awards(rules, organiser: str, category: str, pairs: int, boards: int, strength: str | None) -> list:
@@ -67,7 +66,7 @@ class DemoScales:
         self._cache: dict[tuple, list[Place]] = {}
 
     def places(self, organiser: str, category: str, pairs: int, boards: int) -> list[Place]:
-        """(units, explanation as JSON, part) per place, best first, one per pair; units 0 beyond the paid
+        """(units, explanation, part) per place, best first, one per pair; units 0 beyond the paid
         places."""
         key = (organiser, category, pairs, boards)
         if key not in self._cache:
@@ -85,7 +84,7 @@ class DemoScales:
         for place in range(1, pairs + 1):
             award = by_place.get(place)
             if award is None or not award.units:
-                out.append((0, "", ""))
+                out.append((0, {}, ""))
             else:
-                out.append((award.units, json.dumps(award.explanation.as_dict(), ensure_ascii=False), award.part[:100]))
+                out.append((award.units, award.explanation.as_dict(), award.part[:100]))
         return out

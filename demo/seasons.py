@@ -6,7 +6,6 @@ scores each field with the engine (:mod:`demo.scales`) and writes tournaments an
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -20,6 +19,7 @@ from demo.profiles import DEMO_PROFILES
 from demo.scales import DemoScales
 from federation.models import Federation, Player, Region, RuleSet
 from federation.rulesets import rules_for
+from masterpoints.ledger import explanations_store
 from masterpoints.models import Award
 from masterpoints.standings.services import standings_rebuild
 from tournaments.models import Entry, Participation, RankingGroup, Tournament
@@ -80,11 +80,11 @@ def _opening_balances(federation: Federation, day: date) -> int:
     registered = _registered(day, datetime.now(UTC), days_later=0)
     reason = "Opening balance from the previous system (demo)"
     rows = [
-        (federation.pk, pk, kind, units, "transition", "", "{}", reason, day, registered)
+        (federation.pk, pk, kind, units, "transition", "", reason, day, registered)
         for pk, number in Player.objects.filter(federation=federation).order_by("pk").values_list("pk", "number")
         for kind, units in demo_opening_balance(federation.scheme, number)
     ]
-    columns = ("federation_id", "player_id", "kind", "units", "source", "part", "explanation", "reason", "awarded_on")
+    columns = ("federation_id", "player_id", "kind", "units", "source", "part", "reason", "awarded_on")
     _copy(Award, (*columns, "created_at"), rows)
     return len(rows)
 
@@ -174,21 +174,25 @@ def _write_events(
         batch_size=BATCH_SIZE,
     )
     now = datetime.now(UTC)
-    fed = federation.pk
-    rows: list[tuple] = []
+    paid: list[tuple] = []
     for tournament, event in zip(tournaments, events, strict=True):
-        registered = _registered(event.day, now)
         places = scales.places(event.host.organiser, event.category, len(event.pairs), event.boards)
         for place, (pair, (units, explanation, part)) in enumerate(zip(event.pairs, places, strict=True), start=1):
             if not units:
                 break
-            kind, tid, day = event.category, tournament.pk, event.day
-            rows += [
-                (fed, player, kind, units, "result", tid, part, place, place, explanation, "", day, registered)
-                for player in pair
-            ]
+            paid.append((tournament, event, place, pair, units, explanation, part))
+    # One explanation per paid place (a pair's players share it), stored apart from the ledger (issue 16).
+    refs = explanations_store([((t.pk, part), explanation) for t, _e, _p, _pair, _u, explanation, part in paid])
+    rows: list[tuple] = []
+    for (tournament, event, place, pair, units, _explanation, part), ref in zip(paid, refs, strict=True):
+        registered = _registered(event.day, now)
+        kind, tid, day = event.category, tournament.pk, event.day
+        rows += [
+            (federation.pk, player, kind, units, "result", tid, part, place, place, ref, "", day, registered)
+            for player in pair
+        ]
     columns = ("federation_id", "player_id", "kind", "units", "source", "tournament_id", "part", "place_first")
-    columns += ("place_last", "explanation", "reason", "awarded_on", "created_at")
+    columns += ("place_last", "explanation_ref_id", "reason", "awarded_on", "created_at")
     _copy(Award, columns, rows)
     _details(tournaments[detailed_from:], events[detailed_from:])
     return len(rows)
@@ -196,19 +200,14 @@ def _write_events(
 
 def _copy(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
     """Insert ``rows`` (values of ``columns``) into ``model``'s table: COPY on PostgreSQL (millions of rows
-    in seconds), ``bulk_create`` elsewhere (an explanation given as JSON text is stored as its object)."""
+    in seconds), ``bulk_create`` elsewhere."""
     if connection.vendor == "postgresql":
         table = connection.ops.quote_name(model._meta.db_table)
         with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
             for row in rows:
                 copy.write_row(row)
         return
-    objs = []
-    for row in rows:
-        values = dict(zip(columns, row, strict=True))
-        if "explanation" in values:
-            values["explanation"] = json.loads(values["explanation"]) if values["explanation"] else {}
-        objs.append(model(**values))
+    objs = [model(**dict(zip(columns, row, strict=True))) for row in rows]
     model.objects.bulk_create(objs, batch_size=BATCH_SIZE)
 
 

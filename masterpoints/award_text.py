@@ -370,4 +370,5 @@ def _kind(explanation: Mapping, given: str) -> str:
 
 def award_context(award) -> dict:
     """:func:`explanation_context` of a ledger row (``masterpoints.models.Award``)."""
-    return explanation_context(award.explanation, award.kind, award.amount, source=award.source, reason=award.reason)
+    explanation = award.explanation_data
+    return explanation_context(explanation, award.kind, award.amount, source=award.source, reason=award.reason)

@@ -3,13 +3,15 @@ added (design.md § Invariants); every write is audited by its caller's transact
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
 
 from federation.models import Player
 from federation.services import audit_record
-from masterpoints.models import Award
+from masterpoints import explanation_store
+from masterpoints.models import Award, AwardExplanation, AwardScale
 from tournaments.models import Tournament
 
 
@@ -26,6 +28,19 @@ class ResultEntry:
     explanation: dict
 
 
+def explanations_store(explanations: Sequence[tuple[Hashable, Mapping]]) -> list[int | None]:
+    """The one writer of award explanations: each ``(group, explanation)`` stored as its group's shared
+    scale and its own part (``masterpoints.explanation_store``, issue 16); returns each one's
+    ``Award.explanation_ref_id`` (``None`` for an empty explanation). Awards of one tournament part share a
+    group; an award posted alone is a group of its own."""
+    return explanation_store.store(AwardScale, AwardExplanation, explanations)
+
+
+def explanation_ref(explanation: Mapping) -> int | None:
+    """:func:`explanations_store` of one award's explanation, a group of its own."""
+    return explanations_store([(None, explanation)])[0]
+
+
 def _creator(actor):
     return actor if actor is not None and actor.is_authenticated else None
 
@@ -34,6 +49,7 @@ def _creator(actor):
 def awards_post_results(*, actor, tournament: Tournament, entries: list[ResultEntry], reason: str = "") -> list[Award]:
     """Post the result awards of ``tournament``, dated by its date (the rule sets and seasons follow it);
     ``reason`` says where rows posted after the confirm come from (the upload a case of the office cites)."""
+    refs = explanations_store([(entry.part[:100], entry.explanation) for entry in entries])
     return Award.objects.bulk_create(
         Award(
             federation_id=tournament.federation_id,
@@ -45,12 +61,12 @@ def awards_post_results(*, actor, tournament: Tournament, entries: list[ResultEn
             part=entry.part[:100],
             place_first=entry.place_first,
             place_last=entry.place_last,
-            explanation=entry.explanation,
+            explanation_ref_id=ref,
             reason=reason[:300],
             awarded_on=tournament.date,
             created_by=_creator(actor),
         )
-        for entry in entries
+        for entry, ref in zip(entries, refs, strict=True)
     )
 
 

@@ -10,11 +10,66 @@ from django.utils.translation import gettext_lazy as _
 from federation.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from federation.models import Federation, Player
 from masterpoints.engine.common import KIND_DECIMALS, format_units
+from masterpoints.explanation_store import join
 from tournaments.models import PointKind, Tournament
+
+
+class ExplanationQuerySet(AppendOnlyQuerySet):
+    refusal = "Award explanations are written once: store a new one instead."
+
+
+class AwardScale(AppendOnlyModel):
+    """What every award of one tournament part shares in its explanation (rules, field, boards, factors),
+    stored once under the SHA-256 of its JSON and never changed (``masterpoints.explanation_store``)."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    data = models.JSONField()
+
+    refusal = "An award scale is written once: store a new one instead."
+
+    objects = ExplanationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("award scale")
+        verbose_name_plural = _("award scales")
+
+    def __str__(self) -> str:
+        return self.digest[:12]
+
+
+class AwardExplanation(AppendOnlyModel):
+    """An award's explanation: its group's scale and what this award adds (place, boards played, share…),
+    stored once under the SHA-256 of both and never changed; the awards of one place share it."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    scale = models.ForeignKey(AwardScale, on_delete=models.PROTECT, related_name="explanations")
+    own = models.JSONField(default=dict, blank=True)
+
+    refusal = "An award explanation is written once: store a new one instead."
+
+    objects = ExplanationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("award explanation")
+        verbose_name_plural = _("award explanations")
+
+    def __str__(self) -> str:
+        return self.digest[:12]
+
+    @property
+    def data(self) -> dict:
+        """The explanation as the engine gave it (``{"rules", "inputs", …}``), rebuilt once per object."""
+        if not hasattr(self, "_data"):
+            self._data = join(self.scale.data, self.own)
+        return self._data
 
 
 class AwardQuerySet(AppendOnlyQuerySet):
     refusal = "The award ledger is append-only: post a reversing or adjusting award instead."
+
+    def with_explanations(self):
+        """The awards with their explanations in the same query (pages that list awards, no query per row)."""
+        return self.select_related("explanation_ref__scale")
 
 
 class Award(AppendOnlyModel):
@@ -44,7 +99,10 @@ class Award(AppendOnlyModel):
     part = models.CharField(_("part"), max_length=100, blank=True, help_text=_("Day, row, match or bonus."))
     place_first = models.PositiveIntegerField(_("place"), null=True, blank=True)
     place_last = models.PositiveIntegerField(_("tied down to"), null=True, blank=True)
-    explanation = models.JSONField(_("explanation"), default=dict, blank=True)
+    #: The engine's explanation, stored apart (issue 16: the row stays narrow); read ``explanation_data``.
+    explanation_ref = models.ForeignKey(
+        AwardExplanation, on_delete=models.PROTECT, null=True, blank=True, related_name="awards", db_index=False
+    )
     reason = models.CharField(_("reason"), max_length=300, blank=True)
     reverses = models.OneToOneField("self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by")
     #: The correction request whose decision posted this row (HBS transition rule 6; DBf by the office).
@@ -88,6 +146,12 @@ class Award(AppendOnlyModel):
         """The award in the kind's own decimals: ``"24"`` BP, ``"30.7"`` SP, ``"2.67"`` GP."""
         return format_units(self.units, KIND_DECIMALS[self.kind])
 
+    @property
+    def explanation_data(self) -> dict:
+        """The award's explanation as the engine gave it (``{"rules", "inputs", …}``; ``{}`` when none): the
+        one reader of the stored explanation. Lists of awards load it with ``with_explanations()``."""
+        return self.explanation_ref.data if self.explanation_ref_id else {}
+
 
 # The workflows' models live in their packages; importing them here registers them with the app.
 from masterpoints.corrections.models import CorrectionRequest, CorrectionWindow  # noqa: E402
@@ -108,6 +172,8 @@ from masterpoints.uploads.models import RememberedResolution  # noqa: E402
 
 __all__ = [
     "Award",
+    "AwardExplanation",
+    "AwardScale",
     "CorrectionRequest",
     "CorrectionWindow",
     "CupSeries",

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from clubs.models import ClubMembership
 from federation.models import Player
+from masterpoints.ledger import explanation_ref
 from masterpoints.models import Award
 from masterpoints.uploads.services import results_upload_create
 from tournaments.models import Tournament
@@ -86,8 +87,10 @@ def post_award(
     **fields,
 ):
     """One ledger row for ``player`` (an office entry unless ``source`` says otherwise), dated ``day`` and
-    registered now, or on ``registered``."""
+    registered now, or on ``registered``; an ``explanation`` dict is stored as the ledger stores it (issue 16)."""
     fields.setdefault("reason", "" if source == "result" else "entered by the office")
+    if "explanation" in fields:
+        fields["explanation_ref_id"] = explanation_ref(fields.pop("explanation"))
     with registered_on(registered) if registered else nullcontext():
         return Award.objects.create(
             federation_id=player.federation_id,

@@ -25,6 +25,7 @@ from federation.rulesets import rules_for
 from federation.services import audit_record
 from masterpoints.engine.common import KIND_DECIMALS, RequestError, format_units
 from masterpoints.engine.dbf.foreign import foreign_award
+from masterpoints.ledger import explanation_ref
 from masterpoints.models import Award, ForeignConversion, ForeignPoints
 from masterpoints.standings.tasks import standings_update_players
 from office.access import is_secretariat
@@ -136,13 +137,15 @@ def _post(actor, registration: ForeignPoints) -> Award:
         source=Award.Source.FOREIGN,
         part=registration.event[:100],
         reason=f"§ 401B: {registration.foreign_amount} {registration.foreign_kind} ({registration.country})"[:300],
-        explanation={
-            "rules": ["§ 401B"],
-            "country": registration.country,
-            "foreign_kind": registration.foreign_kind,
-            "foreign_units": registration.foreign_units,
-            "result": format_units(units, KIND_DECIMALS[kind]),
-        },
+        explanation_ref_id=explanation_ref(
+            {
+                "rules": ["§ 401B"],
+                "country": registration.country,
+                "foreign_kind": registration.foreign_kind,
+                "foreign_units": registration.foreign_units,
+                "result": format_units(units, KIND_DECIMALS[kind]),
+            }
+        ),
         awarded_on=registration.earned_on,
         created_by=actor,
     )

@@ -350,6 +350,7 @@ def player_awards(player: Player) -> QuerySet:
     return (
         Award.objects.filter(player=player)
         .select_related("tournament", "reverses", "reverses__tournament")
+        .with_explanations()
         .order_by("-awarded_on", "-pk")
     )
 
@@ -420,7 +421,8 @@ def club_tournaments(club: Club, *, limit: int = 20) -> QuerySet:
 def tournament_awards(tournament: Tournament) -> dict[int, list[Award]]:
     """The result awards of ``tournament`` per player id, by kind and part."""
     awards: dict[int, list[Award]] = {}
-    for award in Award.objects.filter(tournament=tournament, source=Award.Source.RESULT).order_by("kind", "part"):
+    results = Award.objects.filter(tournament=tournament, source=Award.Source.RESULT).with_explanations()
+    for award in results.order_by("kind", "part"):
         awards.setdefault(award.player_id, []).append(award)
     return awards
 

@@ -351,9 +351,9 @@ def group_scale(awards: list) -> tuple:
     (:func:`masterpoints.explanations.explained`); what differs between rows stays with the row."""
     if not awards:
         return ()
-    shared = dict((awards[0].explanation or {}).get("inputs") or {})
+    shared = dict(awards[0].explanation_data.get("inputs") or {})
     for award in awards[1:]:
-        inputs = (award.explanation or {}).get("inputs") or {}
+        inputs = award.explanation_data.get("inputs") or {}
         shared = {name: value for name, value in shared.items() if inputs.get(name) == value}
     shared.pop("reason", None)
     return explained({"inputs": shared}, awards[0].kind).inputs

@@ -3,7 +3,7 @@ the explanation of an award in the reader's language.
 
 ``{% load points %}``, then ``{{ award.amount|points }}`` for an amount already written with a point,
 ``{{ line.units|units:2 }}`` for integer units and the kind's decimals, ``{{ award.kind|kind }}`` for the
-kind's name, ``{% why award.explanation award.kind %}`` for the variable table of an award,
+kind's name, ``{% why award.explanation_data award.kind %}`` for the variable table of an award,
 ``{% explain award %}`` (a ledger row) or ``{% explain explanation kind amount %}`` (a preview or a calculator
 answer) for its sentences with the table behind a "details" toggle (``masterpoints.award_text``),
 ``{{ value|engine_text }}`` for one of the engine's fixed words, ``{{ answer|reason_text }}`` for why nothing is
@@ -62,7 +62,7 @@ def units(value, decimals) -> str:
 
 @register.simple_tag
 def why(explanation, kind_or_scheme: str):
-    """``{% why award.explanation award.kind %}``: the rules and the inputs of an award, each symbol with
+    """``{% why award.explanation_data award.kind %}``: the rules and the inputs of an award, each symbol with
     what it stands for (``masterpoints.explanations``)."""
     return explanation_html(explanation, kind_or_scheme)
 

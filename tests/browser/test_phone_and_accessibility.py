@@ -67,7 +67,8 @@ def test_the_why_of_an_award_is_a_sentence_with_the_place_and_the_points_on_a_ph
     found = re.search(r"finished in place (\d+)\b.*: (\d+) BP\.", why.inner_text())
     assert found, why.inner_text()
     place, points = int(found.group(1)), int(found.group(2))
-    awarded = [(int(a.explanation["inputs"]["place"]), int(a.amount)) for a in player.awards.filter(source="result")]
+    results = player.awards.filter(source="result")
+    awarded = [(int(a.explanation_data["inputs"]["place"]), int(a.amount)) for a in results]
     assert (place, points) in awarded
     assert inside_viewport(why) and no_sideways_scrolling(page)
     assert page.locator("details.why").first.is_visible()

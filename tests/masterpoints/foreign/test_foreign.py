@@ -54,7 +54,7 @@ def test_faroese_and_icelandic_mp_are_posted_one_to_one_at_once_401b(world, pers
     award = registration.award
     assert registration.status == "approved"
     assert (award.source, award.kind, award.units, award.awarded_on) == ("foreign", "SP", 15, WON)
-    assert award.explanation["rules"] == ["§ 401B"]
+    assert award.explanation_data["rules"] == ["§ 401B"]
     assert AuditEvent.objects.filter(action="foreign.post").exists()
 
 

@@ -64,7 +64,7 @@ def test_dm_open_superliga_pays_its_table_and_the_rows_cite_434a1a(
     assert page.status_code == 200
     assert [units(n) for n in NUMBERS[:8]] == [4000, 4000, 2700, 2700, 1500, 1500, 1500, 1500]
     award = Award.objects.filter(player__number=NUMBERS[0]).get()
-    assert {"§ 434A1a", "§ 451A", "D-Q33"} <= set(award.explanation["rules"])
+    assert {"§ 434A1a", "§ 451A", "D-Q33"} <= set(award.explanation_data["rules"])
     tournament = Tournament.objects.get()
     assert (tournament.organiser_kind, tournament.category, tournament.club) == ("federation", "GP", None)
     assert Standing.objects.get(player__number=NUMBERS[0]).gp == 4000
@@ -119,7 +119,7 @@ def test_gp_division_teams_pay_per_won_match_and_the_bonus_414b(
     assert units(NUMBERS[4]) == 4 * 500 + 2000
     assert units(NUMBERS[8]) == 3 * 500 + 700
     bonus = Award.objects.filter(player__number=NUMBERS[0], part__startswith="bonus").get()
-    assert "§ 414B" in bonus.explanation["rules"]
+    assert "§ 414B" in bonus.explanation_data["rules"]
 
 
 def test_dm_senior_teams_c_final_plays_for_the_secondary_value_d_q35(
@@ -157,7 +157,7 @@ def test_the_cup_pays_each_won_match_by_its_round_414h(
     assert units(NUMBERS[4]) == 1800
     assert not Award.objects.filter(part__startswith="bonus").exists()
     final = Award.objects.filter(player__number=NUMBERS[0], part__startswith="final").get()
-    assert {"§ 414H2", "§ 414H"} <= set(final.explanation["rules"])
+    assert {"§ 414H2", "§ 414H"} <= set(final.explanation_data["rules"])
 
 
 def test_beginners_qualifier_pays_half_the_final_433d2(
@@ -174,7 +174,7 @@ def test_beginners_qualifier_pays_half_the_final_433d2(
         client, world, django_capture_on_commit_callbacks, "beginners_qualifier", other, name="Kval 1", **facts
     )
     assert (units(NUMBERS[0], "SP"), units(NUMBERS[2], "SP")) == (200, 100)
-    rules = Award.objects.filter(player__number=NUMBERS[2]).get().explanation["rules"]
+    rules = Award.objects.filter(player__number=NUMBERS[2]).get().explanation_data["rules"]
     assert "§ 433D2a" in rules
 
 
@@ -189,7 +189,7 @@ def test_school_pairs_second_row_pays_bp_and_klubsolv_its_band_433c_434a5(
         client, world, django_capture_on_commit_callbacks, "school_pairs_second", line, participants=10, boards=24
     )
     assert units(NUMBERS[0], "BP") > 0 and units(NUMBERS[0], "SP") == 0
-    assert "§ 433C" in Award.objects.filter(player__number=NUMBERS[0]).get().explanation["rules"]
+    assert "§ 433C" in Award.objects.filter(player__number=NUMBERS[0]).get().explanation_data["rules"]
     ranking = f"1 {NUMBERS[2]} {NUMBERS[3]}\n2 {NUMBERS[4]} {NUMBERS[5]}"
     enter_and_confirm(
         client,
@@ -223,7 +223,7 @@ def test_junior_pairs_final_takes_the_bonus_entered_by_hand_433b2_451a(
     )
     bonus = Award.objects.filter(player__number=NUMBERS[0], part__endswith="bonus").get()
     assert bonus.units == 45 and bonus.kind == "SP"
-    assert {"§ 433B2", "§ 406B2", "§ 451A"} <= set(bonus.explanation["rules"])
+    assert {"§ 433B2", "§ 406B2", "§ 451A"} <= set(bonus.explanation_data["rules"])
     assert not Award.objects.filter(player__number=NUMBERS[2], part__endswith="bonus").exists()
 
 

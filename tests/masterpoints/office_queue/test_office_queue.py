@@ -77,7 +77,7 @@ def test_resolving_to_a_member_posts_the_points_citing_the_upload_d_q48(case, ta
     upload = case.tournament.upload
     assert (posted.player, posted.kind, posted.units, posted.source) == (member, "black", 10, "result")
     assert (posted.tournament, posted.place_first) == (case.tournament, 1)
-    assert f"upload #{upload.pk} (zimski.xml)" in posted.reason and posted.explanation["rules"]
+    assert f"upload #{upload.pk} (zimski.xml)" in posted.reason and posted.explanation_data["rules"]
     assert Participation.objects.get(pk=case.participation_id).player == member
     event = AuditEvent.objects.get(action="office_queue.resolve")
     assert (event.payload["player"], event.payload["upload"]) == ("2002", upload.pk)

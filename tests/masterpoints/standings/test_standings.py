@@ -720,7 +720,7 @@ def test_seed_demo_writes_seasons_of_awards_through_the_engine_and_their_standin
     awards = Award.objects.count()
     assert 1000 <= awards <= 1500
     result = Award.objects.filter(source=Award.Source.RESULT).select_related("tournament").first()
-    assert result.explanation["rules"] and result.tournament.name
+    assert result.explanation_data["rules"] and result.tournament.name
     assert Award.objects.filter(source=Award.Source.TRANSITION).exists()  # opening balances
     assert Award.objects.filter(source=Award.Source.REVERSAL).exists()  # a re-upload of the demo
     assert Standing.objects.filter(federation__code="dbf").exists()

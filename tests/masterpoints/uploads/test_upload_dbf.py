@@ -56,7 +56,7 @@ def test_a_club_evening_of_12_pairs_pays_the_d_p1_scale_to_each_player(world, pe
     expected = dict(zip(NUMBERS, [24, 24, 16, 16, 11, 11, 8, 8], strict=False))
     assert units_by_player(world) == expected
     award = Award.objects.filter(player__number="50001").get()
-    assert "§ 406B1" in " ".join(award.explanation["rules"])
+    assert "§ 406B1" in " ".join(award.explanation_data["rules"])
 
 
 def test_tied_pairs_share_the_unrounded_sum_d_q12(world, personas, register):

@@ -65,7 +65,7 @@ def test_hbs_pairs_upload_awards_the_h_p12_scale_to_both_players_of_each_paid_pa
     assert tournament.groups.get().field_size == 12
     assert set(Award.objects.values_list("kind", flat=True)) == {"black"}
     award = Award.objects.get(player__number="2001")
-    assert award.explanation["rules"], "every award carries the rules that produced it"
+    assert award.explanation_data["rules"], "every award carries the rules that produced it"
     assert AuditEvent.objects.filter(action="results.upload.confirm").count() == 1
     created.refresh_from_db()
     assert created.status == ResultUpload.Status.CONFIRMED

@@ -73,7 +73,7 @@ def test_a_qualification_and_final_in_one_file_are_one_tournament_rule_7_h_11_h_
     assert all(black(pair.players[1][1]) == 0 for pair in PAIRS[8:])
     assert Award.objects.filter(player__number=FINAL[0].players[0][1]).count() == 1
     winner = Award.objects.get(player__number=FINAL[0].players[0][1])
-    assert "H-11" in winner.explanation["rules"] and winner.place_first == 1
+    assert "H-11" in winner.explanation_data["rules"] and winner.place_first == 1
     assert Tournament.objects.get().groups.count() == 2
     page = client.get(done.url).content.decode()
     assert "19 black" in page and "H-11" in page

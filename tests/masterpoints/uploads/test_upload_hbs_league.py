@@ -82,7 +82,7 @@ def test_every_won_match_and_the_final_placing_score_in_a_long_team_competition_
     assert (units("20015", "match"), units("20015", "final placing")) == (2, 6)
     assert Award.objects.filter(player__number="20001", part__startswith="match").count() == 3
     win = Award.objects.filter(player__number="20001", part__startswith="match").first()
-    assert "H-5" in win.explanation["rules"]
+    assert "H-5" in win.explanation_data["rules"]
     tournament_page = client.get(done.url).content.decode()
     assert "H-5" in tournament_page and "16 black" in tournament_page
 
