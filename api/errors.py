@@ -8,6 +8,8 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import JsonResponse
 
+from federation.refusals import plain_value
+
 
 class ApiError(Exception):
     """A refusal with its HTTP status, a stable ``code``, a message naming what and where, and plain ``params``."""
@@ -21,15 +23,15 @@ class ApiError(Exception):
 
 
 def _plain(value: Any) -> Any:
-    """A parameter as JSON: numbers, text and lists or mappings of them; anything else (a lazy label, a club)
-    as its text."""
+    """A parameter as JSON: numbers, text and lists or mappings of them; a date or a time in ISO 8601; anything
+    else (a lazy label, a club) as its text."""
     if isinstance(value, dict):
         return {str(key): _plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [_plain(item) for item in value]
     if isinstance(value, str | int | float | bool) or value is None:
         return value
-    return str(value)
+    return plain_value(value)
 
 
 def error_body(code: str, message: str, *, field: str | None = None, params: dict | None = None) -> dict:

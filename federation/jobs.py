@@ -73,7 +73,7 @@ def job_start(*, kind: str, federation: Federation, actor, stage: str = "") -> J
         kind=running.get_kind_display(),
         job=running.pk,
         federation=federation,
-        started=timezone.localtime(running.started_at).strftime("%Y-%m-%d %H:%M"),
+        started=running.started_at,
     )
 
 

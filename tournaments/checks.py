@@ -60,6 +60,7 @@ from typing import Any
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
+from federation.refusals import plain_value, shown_value
 from tournaments.importers.issues import Location, Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -271,7 +272,7 @@ CATALOGUE = {
 
 
 def _render(code: str, params: dict[str, Any]) -> str:
-    values = {key: str(value) for key, value in params.items()}
+    values = {key: str(shown_value(value)) for key, value in params.items()}
     return str(CATALOGUE[code][1]) % values
 
 
@@ -280,7 +281,8 @@ _render_lazy = lazy(_render, str)
 
 @dataclass(frozen=True)
 class CheckIssue:
-    """An upload-level issue; ``message`` is translated when rendered."""
+    """An upload-level issue; ``message`` is translated when rendered, a date parameter (a ``datetime.date``)
+    shown in the reader's locale then and kept in ISO 8601 in :meth:`as_dict`."""
 
     code: str
     where: Location = field(default_factory=Location)
@@ -300,5 +302,5 @@ class CheckIssue:
             "severity": str(self.severity),
             "where": self.where.as_dict(),
             "message": str(self.message),
-            "params": {k: str(v) for k, v in self.params.items()},
+            "params": {k: plain_value(v) for k, v in self.params.items()},
         }

@@ -302,7 +302,7 @@ def upload_issues(*, upload: ResultUpload, on_date: datetime.date) -> tuple[list
     tournament without a licensed director (rule 10)."""
     facts, issues, kinds = upload.facts, [], []
     if facts.get("internet") and not licence_valid(upload.uploaded_by, upload.federation, on_date):
-        issues.append(CheckIssue("DIRECTOR_NOT_LICENSED", params={"date": on_date.isoformat()}))
+        issues.append(CheckIssue("DIRECTOR_NOT_LICENSED", params={"date": on_date}))
     if not facts.get("recognised"):
         return kinds, issues
     entry = (

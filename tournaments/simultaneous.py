@@ -44,7 +44,7 @@ def simultaneous_event_save(*, actor, event: SimultaneousEvent) -> SimultaneousE
     if not event.federation.scheme_info.sanctions:
         raise refusal("NOT_DBF")
     if event.ends_on < event.starts_on:
-        raise refusal("DATES", starts_on=event.starts_on.isoformat(), ends_on=event.ends_on.isoformat())
+        raise refusal("DATES", starts_on=event.starts_on, ends_on=event.ends_on)
     days = (event.ends_on - event.starts_on).days + 1
     if days > MAX_DAYS:
         raise refusal("TOO_LONG", limit=MAX_DAYS, days=days)

@@ -6,6 +6,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.formats import date_format
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -58,7 +59,7 @@ class CorrectionRequestForm(forms.Form):
             )  # fmt: skip
         self.fields["award"].queryset = awards
         self.fields["award"].label_from_instance = lambda a: (
-            f"{a.awarded_on:%Y-%m-%d} {a.tournament.name if a.tournament else a.get_source_display()}: "
+            f"{date_format(a.awarded_on)} {a.tournament.name if a.tournament else a.get_source_display()}: "
             f"{a.amount} {a.kind}"
         )
         self.fields["tournament"].queryset = tournaments

@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.mail import notify, player_language
 from federation.models import Federation, Player
 from federation.outbox import enqueue_task
-from federation.refusals import refusals
+from federation.refusals import Days, refusals
 from federation.services import audit_record
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.models import Award, CorrectionRequest, CorrectionWindow
@@ -159,9 +159,7 @@ def correction_window_check(window: CorrectionWindow) -> None:
     if not info.correction_window_rule:
         raise refusal("WINDOW_NOT_IN_RULES", federation=str(federation))
     if window.closes_on < window.opens_on:
-        raise refusal(
-            "WINDOW_DATES_ORDER", opens_on=window.opens_on.isoformat(), closes_on=window.closes_on.isoformat()
-        )
+        raise refusal("WINDOW_DATES_ORDER", opens_on=window.opens_on, closes_on=window.closes_on)
     others = CorrectionWindow.objects.filter(federation=federation).exclude(pk=window.pk)
     first = min([window.opens_on, *others.values_list("opens_on", flat=True)])
     last = max([window.closes_on, *others.values_list("closes_on", flat=True)])
@@ -171,11 +169,11 @@ def correction_window_check(window: CorrectionWindow) -> None:
             "WINDOW_TOO_LONG",
             rule=info.correction_window_rule,
             months=12 * info.correction_window_years,
-            first=first.isoformat(),
-            limit=limit.isoformat(),
-            last=last.isoformat(),
-            opens_on=window.opens_on.isoformat(),
-            closes_on=window.closes_on.isoformat(),
+            first=first,
+            limit=limit,
+            last=last,
+            opens_on=window.opens_on,
+            closes_on=window.closes_on,
         )
 
 
@@ -259,9 +257,7 @@ def correction_request_file(
     _check_document(document, federation)
     today = today or timezone.localdate()
     if open_window(federation, today) is False:
-        windows = ", ".join(
-            f"{w.opens_on:%Y-%m-%d} – {w.closes_on:%Y-%m-%d}" for w in federation.correction_windows.all()
-        )
+        windows = tuple(Days(w.opens_on, w.closes_on) for w in federation.correction_windows.all())
         rule = federation.scheme_info.correction_window_rule
         raise refusal("WINDOW_CLOSED", rule=rule, windows=windows or _("none set"))
     # The same request sent twice (a double click, a reload) is filed once: an open request of the same

@@ -196,7 +196,7 @@ def cup_win_record(
     label = dict(Cup.choices)[cup]
     end = federation.scheme_info.season_dates(season)[1]
     if today <= end:
-        raise refusal("SEASON_RUNNING", season=season, end=end.isoformat())
+        raise refusal("SEASON_RUNNING", season=season, end=end)
     series = series_for(federation, cup, season)
     if series is None:
         raise refusal("NO_SERIES", cup=label, season=season)

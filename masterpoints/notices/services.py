@@ -208,7 +208,7 @@ def monthly_statement_run(
     today = today or timezone.localdate()
     month = (month or previous_month(today)).replace(day=1)
     if _next_month(month) > today:
-        raise refusal("MONTH_NOT_OVER", month=f"{month:%Y-%m}", next=f"{_next_month(month):%Y-%m-%d}")
+        raise refusal("MONTH_NOT_OVER", month=f"{month:%Y-%m}", next=_next_month(month))
     site = (site or settings.SITE_URL).rstrip("/")
     counts: Counter[str] = Counter()
     recipients = list(statement_recipients(federation))

@@ -39,6 +39,8 @@ def account(request):
 @login_required
 @require_POST
 def preference(request):
+    """The player's choice of the monthly statement, from My page or from their public page (``back=player``:
+    the answer is that page again, never an address the request names)."""
     player = _own_player(request)
     form = NoticePreferenceForm(request.POST)
     form.is_valid()  # one check box: absent is off
@@ -48,6 +50,8 @@ def preference(request):
         messages.success(request, _("You will get the monthly statement by e-mail."))
     else:
         messages.success(request, _("You will no longer get the monthly statement."))
+    if request.POST.get("back") == "player":
+        return redirect("public:player", player.federation.code, player.number)
     return redirect("notices:account")
 
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation
+from federation.refusals import ShownParams
 from federation.rulesets import rules_or_built_in
 from masterpoints.engine.dbf.tables import CUP_ROUNDS
 from masterpoints.office_entry.ranking import Expectation, parse_ranking
@@ -121,7 +122,7 @@ class OfficeAwardForm(forms.Form):
     def clean_date(self):
         day = self.cleaned_data["date"]
         if day > timezone.localdate():
-            raise forms.ValidationError(_("The date %(date)s is in the future."), params={"date": day.isoformat()})
+            raise forms.ValidationError(_("The date %(date)s is in the future."), params=ShownParams(date=day))
         return day
 
     def clean(self):

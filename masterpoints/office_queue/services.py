@@ -156,7 +156,7 @@ def _check_open(case: OfficeCase) -> None:
 def _resolved_params(case: OfficeCase) -> dict:
     return {
         "case": str(case),
-        "date": f"{timezone.localtime(case.resolved_at):%Y-%m-%d %H:%M}" if case.resolved_at else "–",
+        "date": case.resolved_at or "–",
         "user": case.resolved_by.get_username() if case.resolved_by else "–",
         "status": case.get_status_display(),
         "player": f" {case.player}" if case.player else "",

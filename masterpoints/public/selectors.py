@@ -17,8 +17,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Sum, Window
-from django.db.models.functions import Rank
+from django.db.models import Count, Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Window
+from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
 from clubs.models import Club, ClubMembership
@@ -153,6 +153,23 @@ def ranking_list_ranked(queryset: QuerySet) -> QuerySet:
         .annotate(place=Window(Rank(), order_by=F("score").desc()))
         .order_by(F("score").desc(), "player_id")
     )
+
+
+def player_ranking_entry(player: Player) -> RankingListEntry | None:
+    """``player``'s figure on the ranking list (D-Q56–D-Q60) with its ``place`` on the federation's whole list:
+    one more than the rows with a higher exact figure, so equal figures share a place as on the list
+    (:func:`ranking_list_ranked`, D-Q60). ``None`` without a row (a figure of 0) and, without a query, for a
+    scheme that publishes no ranking list (HBS). One query."""
+    if player.federation.scheme_info.ranking_list is None:
+        return None
+    higher = (
+        RankingListEntry.objects.filter(federation_id=OuterRef("federation_id"), score__gt=OuterRef("score"))
+        .order_by()
+        .values("federation_id")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return RankingListEntry.objects.filter(player=player).annotate(place=Coalesce(Subquery(higher), 0) + 1).first()
 
 
 def title_choices(federation: Federation) -> list[tuple[int, str]]:

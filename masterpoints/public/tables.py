@@ -244,7 +244,12 @@ class RankingListEntryTable(BoundedPages, tables.Table):
         return record_title(record)
 
     def render_score(self, value):
-        return shown_units(shown_hundredths(value, self.rule), 2)
+        return ranking_figure(value, self.rule)
+
+
+def ranking_figure(score: int, rule) -> str:
+    """A stored exact ranking figure as MP per year, rounded half up to 2 decimals (D-Q60)."""
+    return shown_units(shown_hundredths(score, rule), 2)
 
 
 class AwardTable(BoundedPages, tables.Table):

@@ -33,6 +33,8 @@ from federation.exports import csv_row, xlsx_append
 from federation.models import Player
 from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, page_number
 from masterpoints.models import RankingListEntry, Standing
+from masterpoints.notices.forms import NoticePreferenceForm
+from masterpoints.notices.selectors import wants_statement
 from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import RankingListEntryFilter, StandingFilter
@@ -44,6 +46,7 @@ from masterpoints.public.tables import (
     StandingTable,
     balances,
     page_size,
+    ranking_figure,
     shown_name,
     tournament_rows,
 )
@@ -277,6 +280,7 @@ def player_page(request, code: str, number: str):
     info = federation.scheme_info
     season = info.season_of(selectors.today())
     achievements = selectors.player_achievements(player)
+    ranking = selectors.player_ranking_entry(player)
     context = {
         "player": player,
         "federation": federation,
@@ -294,8 +298,21 @@ def player_page(request, code: str, number: str):
             selectors.points_over_time(player), info, [(row.reached_on, row.title) for row in achievements]
         ),
         "awards": awards,
+        "ranking": ranking,
+        "ranking_figure": ranking_figure(ranking.score, info.ranking_list) if ranking else "",
+        **(_own_notices(request, player) if own else {}),
     }
     return render(request, "masterpoints/player_detail.html", context)
+
+
+def _own_notices(request, player: Player) -> dict:
+    """Issue 18: the player chooses the monthly statement on their own page too, with My page's form (posted
+    to ``notices:preference``). Only for the player's own login; the page is rendered per request (never
+    cached), so no other reader's page carries it."""
+    return {
+        "statement_form": NoticePreferenceForm(initial={"monthly_statement": wants_statement(player)}),
+        "statement_address": player.email or request.user.email,
+    }
 
 
 @login_required

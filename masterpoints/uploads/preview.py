@@ -22,6 +22,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Player
+from federation.refusals import Days
 from federation.rulesets import rule_sets_on_record, rules_or_built_in
 from masterpoints.engine.common import RequestError
 from masterpoints.engine_text import reason_text_lazy
@@ -175,7 +176,7 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     if upload.club_id and event.club_number and _same_number(event.club_number, upload.club.number) is False:
         preview.issues.append(_club_issue(upload, event.club_number))
     if event.date and event.date > today:
-        preview.issues.append(CheckIssue("DATE_IN_FUTURE", params={"date": event.date.isoformat()}))
+        preview.issues.append(CheckIssue("DATE_IN_FUTURE", params={"date": event.date}))
     organiser_kind = facts.get("organiser_kind", "club")
     category = facts.get("category")
     info = preview.scheme
@@ -231,7 +232,7 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
         .first()
     )
     if duplicate:
-        preview.issues.append(CheckIssue("DUPLICATE_FILE", params={"date": duplicate.confirmed_at.date().isoformat()}))
+        preview.issues.append(CheckIssue("DUPLICATE_FILE", params={"date": timezone.localdate(duplicate.confirmed_at)}))
 
 
 def _club_issue(upload: ResultUpload, file_club: str) -> CheckIssue:
@@ -242,7 +243,7 @@ def _club_issue(upload: ResultUpload, file_club: str) -> CheckIssue:
     params = {"file_club": file_club, "club": upload.club.number}
     if alias is None:
         return CheckIssue("CLUB_MISMATCH", Location(path="CLUB"), params)
-    return CheckIssue("CLUB_ALIAS", Location(path="CLUB"), {**params, "date": alias.recorded_at.date().isoformat()})
+    return CheckIssue("CLUB_ALIAS", Location(path="CLUB"), {**params, "date": timezone.localdate(alias.recorded_at)})
 
 
 def _same_number(a: str, b: str) -> bool:
@@ -406,8 +407,8 @@ def _ruleset_missing(preview: Preview) -> CheckIssue:
     """RULESET_MISSING naming the rule sets on record with their dates (issue 19), so the director knows
     what to ask the secretariat for."""
     found = rule_sets_on_record(preview.upload.federation)
-    listed = "; ".join(f"{name} {valid_from.isoformat()}" for name, valid_from in found) or "–"
-    return CheckIssue("RULESET_MISSING", params={"date": preview.event.date.isoformat(), "rule_sets": listed})
+    listed = tuple(Days(valid_from, name=name) for name, valid_from in found) or "–"
+    return CheckIssue("RULESET_MISSING", params={"date": preview.event.date, "rule_sets": listed})
 
 
 def _compare_supplied_awards(preview: Preview) -> None:
@@ -445,7 +446,7 @@ def _compare_with_previous(preview: Preview) -> None:
     if previous is None:
         return
     preview.previous = previous
-    preview.issues.append(CheckIssue("SUPERSEDES", params={"date": previous.created_at.date().isoformat()}))
+    preview.issues.append(CheckIssue("SUPERSEDES", params={"date": timezone.localdate(previous.created_at)}))
     before: dict[tuple[int, str], int] = {}
     players: dict[int, Player] = {}
     for award in previous.awards.select_related("player"):

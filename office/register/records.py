@@ -201,7 +201,7 @@ def _date(row: Row, column: str, errors: _Errors) -> datetime.date | None:
     parsed = parse_date(value)
     if parsed is not None and FIRST_DATE <= parsed <= LAST_DATE:
         return parsed
-    errors.add("DATE", row, column, value=value, first=FIRST_DATE.isoformat(), last=LAST_DATE.isoformat())
+    errors.add("DATE", row, column, value=value, first=FIRST_DATE, last=LAST_DATE)
     return None
 
 
@@ -255,7 +255,7 @@ def _membership(row: Row, errors: _Errors, today) -> MembershipRecord | None:
     if home not in YES + NO:
         errors.add("CHOICE", row, "home", value=row.cells["home"], names="1, yes, x / 0, no, empty")
     if since and until and until < since:
-        errors.add("UNTIL_BEFORE_SINCE", row, "until", until=until.isoformat())
+        errors.add("UNTIL_BEFORE_SINCE", row, "until", until=until)
         return None
     if None in (number, club) or bad:
         return None

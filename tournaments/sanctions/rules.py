@@ -204,9 +204,9 @@ def _date_problems(app: SanctionApplication, today: datetime.date) -> list[Valid
         problems.append(
             refusal(
                 "FILED_TOO_LATE",
-                date=app.date.isoformat(),
-                deadline=filing_deadline(app.date).isoformat(),
-                earliest=earliest.isoformat(),
+                date=app.date,
+                deadline=filing_deadline(app.date),
+                earliest=earliest,
             )
         )
     if app.entry_deadline > app.date:
@@ -235,7 +235,7 @@ def _advertising_problems(app: SanctionApplication, rule: str) -> list[Validatio
         problems.append(refusal("ADVERTISEMENT_NOT_ENOUGH"))
     latest_ad = app.entry_deadline - datetime.timedelta(days=ADVERTISED_DAYS)
     if app.advertised_on > latest_ad:
-        problems.append(refusal("ADVERTISED_TOO_LATE", latest=latest_ad.isoformat(), rule=f"{rule}b"))
+        problems.append(refusal("ADVERTISED_TOO_LATE", latest=latest_ad, rule=f"{rule}b"))
     return problems
 
 

@@ -10,9 +10,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubMembership, PlayingTime
+from federation.refusals import Days
 from tournaments.checks import CheckIssue
 from tournaments.models import Sanction, SimultaneousEvent, Tournament
 from tournaments.sanctions.rules import MIN_CLUBS, season_of
@@ -106,7 +108,7 @@ def _granted(*, club: Club, category: str, on_date: datetime.date, event_key: st
         "SANCTION_APPLIED",
         params={
             "quota": sanction.get_quota_display(),
-            "date": sanction.granted_at.date().isoformat(),
+            "date": timezone.localdate(sanction.granted_at),
             "name": sanction.application.name,
         },
     )
@@ -120,9 +122,9 @@ def sanction_used_issue(sanction: Sanction, tournament: Tournament) -> CheckIssu
         params={
             "sanction": sanction.pk,
             "name": sanction.application.name,
-            "date": sanction.date.isoformat(),
+            "date": sanction.date,
             "tournament": tournament.name,
-            "tournament_date": tournament.date.isoformat(),
+            "tournament_date": tournament.date,
         },
     )
 
@@ -134,6 +136,13 @@ def sanction_used_by(sanction: Sanction) -> Tournament | None:
 
 def _refused(code: str, **params) -> EventSanction:
     return EventSanction(issues=[CheckIssue(code, params=params)])
+
+
+def _days(held: Tournament | SimultaneousEvent, *, named: bool = True) -> Days:
+    """A tournament or an announced event as a refusal names it, its days in the reader's locale (issue 18)."""
+    if isinstance(held, Tournament):
+        return Days(held.date, name=held.name)
+    return Days(held.starts_on, held.ends_on, name=held.name if named else "")
 
 
 def _season_held(*, club: Club, on_date: datetime.date, event_key: str):
@@ -159,17 +168,18 @@ def _top16(*, club: Club, on_date: datetime.date, event_key: str, claim: Claim) 
     held = [t for t in others.filter(category="SP", upload__facts__special="top16") if t.top16]
     combined = next((t for t in held if t.top16 == "combined"), None)
     if combined is not None:
-        return _refused("TOP16_COMBINED_HELD", season=season, other=combined)
+        return _refused("TOP16_COMBINED_HELD", season=season, other=_days(combined))
     if claim.combined:
         if held:
             other = held[0]
-            return _refused("TOP16_PER_TIME_HELD", season=season, other=other, playing_time=other.playing_time or "–")
+            time = other.playing_time or "–"
+            return _refused("TOP16_PER_TIME_HELD", season=season, other=_days(other), playing_time=time)
         return EventSanction(kind="automatic")
     if claim.playing_time is None:
         return _refused("TOP16_NO_PLAYING_TIME")
     same = next((t for t in held if t.playing_time_id == claim.playing_time.pk), None)
     if same is not None:
-        return _refused("TOP16_PLAYING_TIME_HELD", season=season, other=same, playing_time=claim.playing_time)
+        return _refused("TOP16_PLAYING_TIME_HELD", season=season, other=_days(same), playing_time=claim.playing_time)
     return EventSanction(kind="automatic")
 
 
@@ -183,9 +193,9 @@ def _simultaneous(*, club: Club, on_date: datetime.date, event_key: str, claim: 
     if event is None:
         return _refused("SIMULTANEOUS_UNKNOWN")
     if not event.covers(on_date):
-        names = ", ".join(str(other) for other in covering(event.federation, on_date)) or _("none")
+        names = tuple(_days(other) for other in covering(event.federation, on_date)) or _("none")
         return _refused(
-            "SIMULTANEOUS_NOT_ON_DATE", event=event.name, dates=event.dates, date=on_date.isoformat(), covering=names
+            "SIMULTANEOUS_NOT_ON_DATE", event=event.name, dates=_days(event, named=False), date=on_date, covering=names
         )
     kinds = SimultaneousEvent.Kind
     if event.kind not in (kinds.KLUBSOLV, kinds.ALTERNATIVE_KLUBSOLV):
@@ -194,13 +204,13 @@ def _simultaneous(*, club: Club, on_date: datetime.date, event_key: str, claim: 
     held = others.filter(simultaneous_event__kind__in=(kinds.KLUBSOLV, kinds.ALTERNATIVE_KLUBSOLV))
     alternative = next((t for t in held if t.simultaneous_event.kind == kinds.ALTERNATIVE_KLUBSOLV), None)
     if event.kind == kinds.KLUBSOLV and alternative is not None:
-        return _refused("ALTERNATIVE_KLUBSOLV_HELD", season=season, other=alternative)
+        return _refused("ALTERNATIVE_KLUBSOLV_HELD", season=season, other=_days(alternative))
     if event.kind == kinds.ALTERNATIVE_KLUBSOLV:
         if alternative is not None:
-            return _refused("ALTERNATIVE_KLUBSOLV_USED", season=season, other=alternative)
+            return _refused("ALTERNATIVE_KLUBSOLV_USED", season=season, other=_days(alternative))
         klubsolv = next(iter(held), None)
         if klubsolv is not None:
-            return _refused("KLUBSOLV_HELD", season=season, other=klubsolv)
+            return _refused("KLUBSOLV_HELD", season=season, other=_days(klubsolv))
     return EventSanction(kind="automatic")
 
 

@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import Sum
+from django.utils.formats import date_format
 
 from federation.models import AuditEvent, Player
 from masterpoints.corrections.services import (
@@ -137,7 +138,8 @@ def test_hbs_takes_requests_only_in_an_open_transition_window_rule_6(world, hbs_
     with pytest.raises(ValidationError) as caught:
         correction_request_file(**hbs_claim, document=scan(), today=datetime.date(2026, 1, 1))
     assert caught.value.code == "WINDOW_CLOSED"
-    assert "2025-01-01 – 2025-12-31" in caught.value.messages[0]
+    shown = [date_format(datetime.date(2025, 1, 1)), date_format(datetime.date(2025, 12, 31))]
+    assert f"{shown[0]} – {shown[1]}" in caught.value.messages[0]  # in the reader's locale (issue 18)
 
 
 def test_an_hbs_request_without_a_document_is_refused_naming_rule_6_h14(world, hbs_claim, settings, tmp_path):
@@ -174,7 +176,9 @@ def test_a_correction_window_longer_than_one_year_is_refused_with_its_dates_rule
     message = caught.value.messages[0]
     assert caught.value.code == "WINDOW_TOO_LONG"
     assert "HBS transition rule 6" in message and "12 months" in message
-    assert "2025-01-01 – 2026-01-01" in message and "2025-12-31" in message
+    opens, closes, limit = (date_format(datetime.date(*day)) for day in ((2025, 1, 1), (2026, 1, 1), (2025, 12, 31)))
+    assert opens == "Jan. 1, 2025"  # English DATE_FORMAT "N j, Y" (issue 18: dates in the reader's locale)
+    assert f"{opens} – {closes}" in message and limit in message
     assert not CorrectionWindow.objects.exists()
     window = window_save(tajnik, world.hbs, datetime.date(2025, 1, 1), datetime.date(2025, 12, 31))
     assert AuditEvent.objects.filter(action="correction.window.create", target_id=str(window.pk)).exists()
@@ -193,7 +197,8 @@ def test_windows_together_stay_within_the_one_transition_year_h12(world, django_
     window_save(tajnik, world.hbs, datetime.date(2024, 2, 29), datetime.date(2024, 5, 31))
     with pytest.raises(ValidationError) as caught:
         window_save(tajnik, world.hbs, datetime.date(2024, 11, 1), datetime.date(2025, 3, 1))
-    assert "2024-02-29" in caught.value.messages[0] and "2025-02-28" in caught.value.messages[0]
+    message = caught.value.messages[0]
+    assert date_format(datetime.date(2024, 2, 29)) in message and date_format(datetime.date(2025, 2, 28)) in message
     assert window_save(tajnik, world.hbs, datetime.date(2024, 11, 1), datetime.date(2025, 2, 28)).pk
 
 

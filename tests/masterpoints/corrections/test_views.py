@@ -9,6 +9,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from federation.models import AuditEvent, Player
 from masterpoints.corrections.services import correction_request_file
@@ -257,7 +258,8 @@ def test_the_admin_refuses_an_hbs_window_longer_than_one_year_with_its_dates_rul
     assert response.status_code == 200
     errors = " ".join(response.context["adminform"].form.non_field_errors())
     assert "HBS transition rule 6" in errors and "12 months" in errors
-    assert "2025-03-01 – 2026-08-31" in errors and "2026-02-28" in errors
+    opens, closes = date_format(datetime.date(2025, 3, 1)), date_format(datetime.date(2026, 8, 31))
+    assert f"{opens} – {closes}" in errors and date_format(datetime.date(2026, 2, 28)) in errors  # issue 18
     assert not CorrectionWindow.objects.exists()
     assert client.post(add, {**values, "closes_on": "2026-02-28"}).status_code == 302
     window = CorrectionWindow.objects.get()

@@ -11,6 +11,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from federation.models import AuditEvent, Player
 from masterpoints.models import Award, OfficeCase
@@ -107,6 +109,9 @@ def test_a_second_resolution_is_refused_naming_the_first_issue_19(case, tajnik, 
     assert caught.value.code == "ALREADY_RESOLVED"
     text = " ".join(caught.value.messages)
     assert "Player 9999 (9999)" in text and "by tajnik" in text and "resolved as a guest" in text
+    case.refresh_from_db()
+    when = date_format(timezone.localtime(case.resolved_at), "DATETIME_FORMAT")  # the reader's locale (issue 18)
+    assert f"already resolved on {when} by tajnik" in text
     assert not Award.objects.filter(player=member).exists()
 
 

@@ -8,6 +8,7 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
+from django.utils.formats import date_format
 
 from federation.models import AuditEvent, Player
 from masterpoints.uploads.aliases import club_alias_record
@@ -119,8 +120,8 @@ def test_ruleset_missing_names_the_rule_sets_on_record_and_who_to_ask_issue_19(w
     created = upload(world, personas.director_a, file_club=world.club_a.number, date=datetime.date(2023, 3, 6))
     issue = next(i for i in build_preview(created).issues if i.code == "RULESET_MISSING")
     text = str(issue.message)
-    assert "valid on 2023-03-06" in text
-    assert "DBf 2023 2023-09-01" in text
+    assert "valid on March 6, 2023" in text  # the reader's locale (issue 18)
+    assert f"DBf 2023 ({date_format(datetime.date(2023, 9, 1))})" in text
     assert "federation's secretariat" in text
 
 

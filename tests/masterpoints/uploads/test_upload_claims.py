@@ -9,6 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils.formats import date_format
 
 from clubs.models import PlayingTime
 from masterpoints.models import Award
@@ -17,6 +18,8 @@ from tests.factories import make_players, pairs_from_numbers, usebio_pairs
 from tournaments.models import ResultUpload, SimultaneousEvent, Tournament
 
 MONDAY = datetime.date(2025, 10, 6)  # the season 2025/26 (§ 451C: 16 May – 15 May)
+#: A date as the messages show it in English, "N j, Y" (issue 18: dates in the reader's locale).
+MONDAY_SHOWN = "Oct. 6, 2025"
 FRIDAY = datetime.date(2025, 10, 10)
 NUMBERS = [str(80001 + i) for i in range(24)]
 
@@ -191,7 +194,8 @@ def test_one_top16_per_playing_time_per_season_403a2_443b2a_d_q28(client, world,
     assert "the top-16 of its playing time" in page_text(client, first)
     second = top16(client, world, MONDAY + datetime.timedelta(days=28), "Top-16 igen", special="top16")
     text = preview_text(client, second)
-    assert "Monday evening already had its top-16 with SP in the season 2025/26: Top-16 mandag (2025-10-06)" in text
+    held = f"Monday evening already had its top-16 with SP in the season 2025/26: Top-16 mandag ({MONDAY_SHOWN})"
+    assert held in text
     assert "§ 403A2, § 443B2a" in text
     assert confirm(client, second) is None
     thursday_top16 = top16(
@@ -210,16 +214,15 @@ def test_a_combined_top16_and_one_per_playing_time_exclude_each_other_443b2_d_q2
     confirm(client, top16(client, world, MONDAY, "Top-16 mandag", special="top16"))
     combined = top16(client, world, datetime.date(2025, 11, 3), "Samlet top-16", special="top16_combined")
     text = preview_text(client, combined)
-    assert "The club held the top-16 of Monday evening in the season 2025/26: Top-16 mandag (2025-10-06)" in text
+    assert f"The club held the top-16 of Monday evening in the season 2025/26: Top-16 mandag ({MONDAY_SHOWN})" in text
     assert "§ 443B2, § 403A2" in text
     assert confirm(client, combined) is None
     next_season = datetime.date(2026, 6, 1)
     held = confirm(client, top16(client, world, next_season, "Samlet 2026", special="top16_combined"))
     assert held.top16 == "combined" and "combined top-16" in page_text(client, held)
     later = top16(client, world, next_season + datetime.timedelta(days=3), "Torsdag 2026", special="top16")
-    assert "The club held its combined top-16 in the season 2026/27: Samlet 2026 (2026-06-01)" in preview_text(
-        client, later
-    )
+    combined_held = f"The club held its combined top-16 in the season 2026/27: Samlet 2026 ({date_format(next_season)})"
+    assert combined_held in preview_text(client, later)
     assert confirm(client, later) is None
 
 
@@ -279,8 +282,10 @@ def test_an_event_on_a_date_no_announced_event_covers_is_refused_with_the_dates_
     client.force_login(personas.director_a)
     upload = post_upload(client, world, usebio_file(MONDAY, "Klubsølv"), category="SP", simultaneous_event=event.pk)
     text = preview_text(client, upload)
-    assert "Klubsølv 2025 (2) was announced by DBf for 2025-11-03–2025-11-07" in text
-    assert "played on 2025-10-06; events DBf announced for that day: none (§ 403A1)" in text
+    span = f"{date_format(datetime.date(2025, 11, 3))} – {date_format(datetime.date(2025, 11, 7))}"
+    assert span == "Nov. 3, 2025 – Nov. 7, 2025"  # the reader's locale, English "N j, Y" (issue 18)
+    assert f"Klubsølv 2025 (2) was announced by DBf for {span}" in text
+    assert f"played on {MONDAY_SHOWN}; events DBf announced for that day: none (§ 403A1)" in text
     assert confirm(client, upload) is None
 
 
@@ -320,7 +325,7 @@ def test_an_alternative_klubsolv_excludes_klubsolv_in_every_playing_time_that_se
         client, world, usebio_file(datetime.date(2025, 10, 9), "Klubsølv"), category="SP", simultaneous_event=round_1.pk
     )
     text = preview_text(client, klubsolv)
-    assert "The club held an alternative Klubsølv in the season 2025/26: Alternativ (2025-10-06)" in text
+    assert f"The club held an alternative Klubsølv in the season 2025/26: Alternativ ({MONDAY_SHOWN})" in text
     assert "(§ 453, § 403A1)" in text
     assert confirm(client, klubsolv) is None
     again = post_upload(
@@ -349,7 +354,7 @@ def test_klubsolv_excludes_an_alternative_klubsolv_that_season_453_d_q29(client,
         client, world, usebio_file(datetime.date(2026, 3, 2), "Alternativ"), category="SP", simultaneous_event=window.pk
     )
     text = preview_text(client, late)
-    assert "The club played Klubsølv in the season 2025/26: Klubsølv (2025-10-06)" in text
+    assert f"The club played Klubsølv in the season 2025/26: Klubsølv ({MONDAY_SHOWN})" in text
     assert confirm(client, late) is None
     next_season = post_upload(
         client,

@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from clubs.models import PlayingTime
 from masterpoints.uploads.claims import engine_special
@@ -309,7 +310,7 @@ def test_an_event_dated_after_today_is_an_error_naming_the_date(world, personas,
     later = timezone.localdate() + datetime.timedelta(days=30)
     upload = pending(world, personas.director_a, monday_file(day=later))
     (issue,) = [issue for issue in build_preview(upload).issues if issue.code == "DATE_IN_FUTURE"]
-    assert later.isoformat() in str(issue.message)
+    assert date_format(later) in str(issue.message)  # in the reader's locale (issue 18)
     with pytest.raises(ValidationError):
         results_upload_confirm(actor=personas.director_a, upload=upload, acknowledge_warnings=True)
     assert not Tournament.objects.exists()
@@ -324,7 +325,7 @@ def test_the_same_file_uploaded_again_after_its_confirm_warns_with_the_day_it_wa
     )
     again = pending(world, personas.director_a, data)
     (issue,) = [issue for issue in build_preview(again).issues if issue.code == "DUPLICATE_FILE"]
-    assert timezone.now().date().isoformat() in str(issue.message)
+    assert date_format(timezone.localdate()) in str(issue.message)  # in the reader's locale (issue 18)
     with pytest.raises(ValidationError) as refused:
         results_upload_confirm(actor=personas.director_a, upload=again, acknowledge_warnings=False)
     assert refused.value.code == "warnings"

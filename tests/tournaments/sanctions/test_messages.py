@@ -8,6 +8,8 @@ import datetime
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import date_format
 
 from clubs.models import Club, PlayingTime
 from office.services import officer_assign
@@ -53,10 +55,28 @@ def test_filed_too_late_names_the_deadline_itself_and_the_earliest_first_day_403
     """§ 403B7: filed at least two months before the tournament. For 2026-12-11 the deadline was 2026-10-11;
     filed on 2026-12-01 the earliest first day is 2027-02-01 (the date the old message wrongly called "by")."""
     text = refusal(world, personas.director_a, monday, date=DAY)["FILED_TOO_LATE"]
-    assert "the deadline was 2026-10-11" in text
-    assert "for a tournament starting 2026-12-11" in text
-    assert "the earliest first day is 2027-02-01" in text
+    assert f"the deadline was {date_format(datetime.date(2026, 10, 11))}" in text  # Oct. 11, 2026 (issue 18)
+    assert f"for a tournament starting {date_format(DAY)}" in text
+    assert f"the earliest first day is {date_format(datetime.date(2027, 2, 1))}" in text
     assert "§ 403B7" in text
+
+
+def test_filed_too_late_in_danish_names_the_dates_as_danish_writes_them_403b7_issue_18(world, personas, monday):
+    """Issue 18: the refusal's dates follow the reader's locale when the message is rendered (Danish "j. F Y")."""
+    with pytest.raises(ValidationError) as caught:
+        sanction_apply(actor=personas.director_a, **values(world, monday, date=DAY))
+    with translation.override("da"):
+        text = " ".join(caught.value.messages)
+    assert "11. oktober 2026" in text and "11. december 2026" in text and "1. februar 2027" in text
+    assert "2026-10-11" not in text
+
+
+def test_an_upload_issue_shows_its_date_in_the_readers_locale_and_keeps_iso_for_machines_issue_18():
+    issue = CheckIssue("DATE_IN_FUTURE", params={"date": DAY})
+    assert str(issue.message) == "The event's date Dec. 11, 2026 lies in the future."
+    with translation.override("da"):
+        assert "11. december 2026" in str(issue.message)
+    assert issue.as_dict()["params"] == {"date": "2026-12-11"}
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Sum
 from django.urls import reverse
+from django.utils.formats import date_format
 
 from clubs.models import Club, ClubMembership, PlayingTime
 from federation.models import Player
@@ -122,8 +123,9 @@ def test_a_second_event_under_the_same_sanction_is_refused_naming_it_403b1_b7_d_
     assert "SANCTION_USED" in codes(preview) and "SANCTION_APPLIED" not in codes(preview)
     assert preview.sanction == "none" and not preview.ledger_awards
     message = next(str(issue.message) for issue in preview.issues if issue.code == "SANCTION_USED")
-    assert f"Sanction no. {sanctioned.pk}, for Sommerturnering on 2025-06-14" in message
-    assert f"already used by {first.name} of 2025-06-14" in message
+    day = date_format(datetime.date(2025, 6, 14))  # "June 14, 2025": the reader's locale (issue 18)
+    assert f"Sanction no. {sanctioned.pk}, for Sommerturnering on {day}" in message
+    assert f"already used by {first.name} of {day}" in message
     assert "§ 403B1" in message and "§ 403B7" in message
     with pytest.raises(ValidationError):
         confirm(personas.director_a, second)
