@@ -7,6 +7,7 @@ from django.contrib.admin.widgets import AutocompleteSelect
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Player
+from federation.params import MAX_ID
 from masterpoints.models import OfficeCase
 from office.register.records import LENGTHS
 
@@ -30,8 +31,15 @@ class OfficeCaseResolveForm(forms.Form):
 
     def __init__(self, *args, players, admin_site, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = players
+        chosen = str(self.data.get("player", "")) if self.is_bound else ""
+        if self.is_bound and not (chosen.isdecimal() and int(chosen) <= MAX_ID):
+            # Not an id (the autocomplete sends ids): as if none was chosen, so the page can be drawn again.
+            self.data = self.data.copy()
+            self.data.pop("player", None)
+        # The widget first, then the queryset: setting the queryset hands the widget its choices (a widget
+        # set afterwards keeps a plain list and cannot draw a chosen player when the form is shown again).
         self.fields["player"].widget = AutocompleteSelect(OfficeCase._meta.get_field("player"), admin_site)
+        self.fields["player"].queryset = players
 
     def clean(self):
         data = super().clean()

@@ -95,6 +95,23 @@ def test_a_new_member_is_added_through_the_register_then_receives_the_points_d_q
     assert list(Award.objects.filter(player=member).values_list("units", flat=True)) == [10]
 
 
+def test_a_refused_resolution_shows_the_page_again_with_its_message_once_issue_19(client, case, tajnik, world):
+    """Issue 19 ("one refusal message, once"): a member already placed in the tournament is refused on the
+    resolve page itself, the chosen player drawn again in the autocomplete, nothing posted."""
+    placed = Player.objects.get(federation=world.hbs, number="2001")
+    client.force_login(tajnik)
+    url = reverse("admin:masterpoints_officecase_resolve", args=[case.pk])
+    response = client.post(url, {"resolution": "member", "player": placed.pk})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert page.count("already has a place in") == 1 and "place 1" in page
+    assert f'<option value="{placed.pk}" selected>' in page
+    for not_an_id in ("abc", "9" * 30):
+        assert client.post(url, {"resolution": "member", "player": not_an_id}).status_code == 200
+    case.refresh_from_db()
+    assert case.status == "open" and not Award.objects.filter(player=placed, tournament=case.tournament).count() > 1
+
+
 def test_a_guest_receives_nothing_and_the_case_is_closed_d_q48(case, tajnik):
     assert office_case_resolve(actor=tajnik, case=case, resolution="guest") == []
     case.refresh_from_db()
