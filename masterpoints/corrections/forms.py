@@ -105,12 +105,25 @@ class CorrectionWindowForm(forms.ModelForm):
         return data
 
 
+#: No one correction comes near 10,000 points of a kind (a title ladder tops out in the hundreds of MP): a
+#: larger amount is a typing error, and its units must fit the ledger.
+MAX_CORRECTION = 10_000
+
+
 def parse_amount(kind: str, amount: str) -> int:
-    """An amount in the kind's own decimals (``"1.5"`` SP) as signed integer units (15)."""
+    """An amount in the kind's own decimals (``"1.5"`` SP) as signed integer units (15), at most
+    :data:`MAX_CORRECTION` points either way."""
     try:
         value = Decimal(amount.strip().replace(",", "."))
     except InvalidOperation:
         raise forms.ValidationError(_("%(amount)s is not a number."), params={"amount": amount}) from None
+    if not value.is_finite():
+        raise forms.ValidationError(_("%(amount)s is not a number."), params={"amount": amount})
+    if abs(value) > MAX_CORRECTION:
+        raise forms.ValidationError(
+            _("%(amount)s %(kind)s is more than one correction can post (at most %(maximum)s %(kind)s)."),
+            params={"amount": amount, "kind": kind, "maximum": MAX_CORRECTION},
+        )
     units = value.scaleb(KIND_DECIMALS[kind])
     if units != units.to_integral_value():
         raise forms.ValidationError(

@@ -69,3 +69,24 @@ def test_someone_who_does_not_decide_is_refused_once_on_opening_the_page_issue_1
     client.force_login(personas.secretariat)
     response = client.get(decide_url(correction), follow=True)
     assert response.content.decode().count("is decided by the commission of DBf") == 1
+
+
+@pytest.mark.parametrize(
+    ("amount", "said"),
+    [
+        ("Infinity", "Infinity is not a number."),
+        ("sNaN", "sNaN is not a number."),
+        ("NaN", "NaN is not a number."),
+        ("1e30", "1e30 BP is more than one correction can post (at most 10000 BP)."),
+    ],
+)
+def test_an_amount_that_is_no_number_or_beyond_the_bound_is_refused_by_name_issue_19(
+    client, personas, correction, amount, said
+):
+    """Every number from outside has a bound: a correction's amount is finite and at most MAX_CORRECTION
+    points either way; the page says so instead of failing."""
+    client.force_login(personas.commission)
+    response = client.post(decide_url(correction), {"grant": "yes", "reason": "r", "kind_1": "BP", "amount_1": amount})
+    assert response.status_code == 200
+    assert response.content.decode().count(said) == 1
+    assert Award.objects.count() == 1
