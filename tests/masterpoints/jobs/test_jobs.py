@@ -156,6 +156,14 @@ def test_the_title_mail_dry_run_sends_nothing_and_the_confirmation_queues_a_reco
     assert len(mail.outbox) == 1
 
 
+def test_a_refused_title_mail_check_says_why_once_issue_19_451b(client, world, personas, october):
+    """Issue 19 ("one refusal message, once"): a month that has not begun is refused on the page, once."""
+    client.force_login(personas.secretariat)
+    url = reverse("admin:federation_jobrun_title_mail")
+    page = client.post(url, {"federation": world.dbf.pk, "month": "2099-12", "check": "1"}).content.decode()
+    assert page.count("2099-12 has not begun") == 1, page
+
+
 def test_the_monthly_schedule_and_the_command_record_a_job_per_federation_issue_19(world, october):
     world.club_a.email = "a@example.com"
     world.club_a.save()
