@@ -70,8 +70,8 @@ CATALOGUE = {
         E,
         _(
             "The file is for club %(file_club)s, but you upload it for club %(club)s. If %(file_club)s is the id "
-            "your scoring program writes for your club, its director records it as the club's on the preview page "
-            "(D-Q40): later files with it are then taken as the club's."
+            "your scoring program writes for your club, its director records it as the club's on the preview page: "
+            "later files with it are then taken as the club's."
         ),
     ),
     "CLUB_ALIAS": (
@@ -109,8 +109,8 @@ CATALOGUE = {
         E,
         _(
             "No points rules of the federation are valid on %(date)s. Rule sets on record (each valid from its "
-            "date): %(rule_sets)s. Ask the federation's secretariat to add a rule set valid from %(date)s or "
-            "earlier; then open this preview again."
+            "date): %(rule_sets)s. The federation's secretariat adds a rule set valid from %(date)s or earlier in "
+            "the admin; then open this preview again."
         ),
     ),
     "IMPORT_REFUSED": (E, _("The file could not be imported: %(message)s")),

@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from federation.mail import notify, player_language
-from federation.models import Player
+from federation.models import AuditEvent, Player
 from federation.refusals import refusals
 from federation.services import audit_record
 
@@ -42,9 +42,18 @@ REFUSALS = {
 refusal = refusals(REFUSALS)
 
 
+def _logins_made(player: Player) -> int:
+    """How many logins a link has made for ``player`` (their audit rows, which are append-only): a link
+    carries the count of its day, so once used it stays used, also after the login is unlinked."""
+    return AuditEvent.objects.filter(
+        action="player_login.created", target_type=Player._meta.label_lower, target_id=str(player.pk)
+    ).count()
+
+
 def player_login_token(player: Player) -> str:
-    """The signed link token of ``player``: its id and the register's address, stamped with the time."""
-    return signing.dumps({"p": player.pk, "e": player.email.strip().lower()}, salt=_SALT)
+    """The signed link token of ``player``: its id, the register's address and the logins made so far,
+    stamped with the time."""
+    return signing.dumps({"p": player.pk, "e": player.email.strip().lower(), "n": _logins_made(player)}, salt=_SALT)
 
 
 def player_for_token(token: str, *, max_age: datetime.timedelta = LINK_MAX_AGE) -> Player:
@@ -58,7 +67,7 @@ def player_for_token(token: str, *, max_age: datetime.timedelta = LINK_MAX_AGE) 
     player = Player.objects.filter(pk=data.get("p")).select_related("federation").first() if data else None
     if player is None or not player.email or player.email.strip().lower() != data.get("e"):
         raise refusal("LINK_INVALID")
-    if player.user_id is not None:
+    if player.user_id is not None or data.get("n") != _logins_made(player):
         raise refusal("LINK_USED")
     return player
 

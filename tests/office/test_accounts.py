@@ -120,6 +120,20 @@ def test_the_link_makes_a_login_linked_to_the_player_and_works_only_once_issue_1
     assert not get_user_model().objects.filter(username="karen2").exists()
 
 
+def test_a_used_link_stays_used_after_the_login_is_unlinked_issue_19(karen):
+    """A link makes one login: unlinking that login later does not make the old mail a key to
+    the player again (the next login needs a new link)."""
+    token = services.player_login_token(karen)
+    services.player_login_create(token=token, username="karen", password="Kl0ver-Es-9")
+    karen.refresh_from_db()
+    karen.user = None  # the secretariat unlinks the login in the admin
+    karen.save(update_fields=["user"])
+    with pytest.raises(Exception) as refused:
+        services.player_for_token(token)
+    assert refused.value.code == "LINK_USED"
+    assert services.player_for_token(services.player_login_token(karen)) == karen
+
+
 def test_an_expired_or_forged_link_is_refused_issue_19(client, karen):
     token = services.player_login_token(karen)
     with pytest.raises(Exception) as expired:
