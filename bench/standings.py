@@ -1,55 +1,74 @@
-"""Standings benchmark: full rebuild against a plain GROUP BY, the incremental update after one
-40-pair tournament, and the rankings page's latency under 20 concurrent clients against gunicorn.
+"""Standings benchmark (issue 16): the rebuild against a plain GROUP BY and the physical floor, the pages under
+50 clients against a trivial view, confirm → page with a real worker, and the incremental update.
 
     DATABASE_URL=postgres://… .venv/bin/python bench/standings.py [--players 100000] [--awards 5000000]
-        [--clubs 1000] [--requests 1000] [--workers 4] [--keep] [--reuse]
+        [--requests 2000] [--seconds 120] [--clients 50] [--workers 4] [--confirms 20] [--keep] [--reuse]
 
-Builds a throw-away test database (``test_<name>``) with ``seed_demo`` (``--reuse`` keeps one left by
-``--keep`` and skips the seeding when it holds awards). Gunicorn listens on 127.0.0.1 only; the clients
-send a bounded number of requests with a time limit. Prints figures and ratios; asserts nothing.
+One run prints each figure on its own line as ``name=value`` (human-readable lines around them):
+
+- ``loadavg`` (start and end, /proc/loadavg), ``cores``;
+- ``award_row_bytes``: ``avg(pg_column_size(award.*))``, the ledger row's average width;
+- ``groupby_s``: ``SELECT player_id, kind, SUM(units) FROM masterpoints_award GROUP BY player_id, kind``
+  (median of ``--repeat``); ``floor_groupby_s``: the same GROUP BY over a minimal (player, date, kind, units)
+  table copied from the ledger in this run (``CREATE TABLE … AS SELECT``, ``ANALYZE``): the physical floor;
+- ``rebuild_s``: the nightly full rebuild (``standings_rebuild_recorded`` per federation, as
+  ``recompute_standings --full`` runs it) on built standings; ``rebuild_vs_groupby``, ``rebuild_vs_floor``:
+  ``rebuild_s`` over ``groupby_s`` and over ``floor_groupby_s``; ``rebuild_empty_s``: the rebuild into empty
+  standings tables;
+- ``incremental_ms``: the standings update after one 40-pair tournament (median of 7);
+- gunicorn (``--workers``, Redis cache), ``--clients`` threads: ``trivial_p95_ms`` (a view answering "ok");
+  ``rankings_p50_ms``, ``rankings_p95_ms`` (filters, repeat URLs: cached); ``rankings_vs_trivial`` and
+  ``rankings_uncached_vs_trivial`` (every query string distinct): throughput as a fraction of the trivial
+  view's (0.5 = half); ``rankings_p95_vs_trivial``: p95 over the trivial p95; ``player_p95_ms``,
+  ``player_vs_trivial`` (the same few players) and ``player_uncached_vs_trivial`` (many distinct players);
+- ``confirm_to_page_p95_ms``: an upload confirmed through the upload service until its new balance shows
+  on the public player page (through gunicorn, a real ``celery -A config worker`` on Redis), p95 of
+  ``--confirms``, quiet; ``confirm_to_page_loaded_p95_ms``: the same while 20 clients load the rankings.
+
+Builds a throw-away test database (``test_<name>``) seeded by the bench's own fixed generator
+(``bench/_seed.py``; ``--reuse`` keeps one left by ``--keep`` and skips the seeding when it holds awards).
+Servers listen on 127.0.0.1 only; the clients send a bounded number of requests with a time limit.
+Asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import datetime
 import os
-import random
-import shutil
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
 
-from _django import ROOT
+from _latency import Figures, background_load, balances, celery_worker, fetch, gunicorn, load, p95
 
-BENCH = ROOT / "bench"
+BASELINE = "SELECT player_id, kind, SUM(units) FROM {table} GROUP BY player_id, kind"
+
+
+def emit(name: str, value: float | int, digits: int = 3) -> None:
+    print(f"{name}={value:.{digits}f}" if isinstance(value, float) else f"{name}={value}", flush=True)
+
+
+def loadavg() -> str:
+    with open("/proc/loadavg") as source:
+        return " ".join(source.read().split()[:3])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--awards", type=int, default=5_000_000)
-    parser.add_argument("--clubs", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=5, help="runs of the rebuild and of the GROUP BY")
-    parser.add_argument("--requests", type=int, default=1000, help="requests per latency scenario")
+    parser.add_argument("--clubs", type=int, default=None, help="clubs (default: one per 100 players)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of the rebuild and of each GROUP BY")
+    parser.add_argument("--requests", type=int, default=2000, help="requests per latency scenario")
     parser.add_argument("--seconds", type=float, default=120, help="time limit per latency scenario")
-    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
-    parser.add_argument(
-        "--cache-url",
-        default="redis://127.0.0.1:6379/15",
-        help="CACHE_URL for gunicorn (emptied first; '' for a cache in each worker's memory)",
-    )
+    parser.add_argument("--confirms", type=int, default=20, help="confirms per confirm → page figure")
+    parser.add_argument("--cache-url", default="redis://127.0.0.1:6379/15", help="CACHE_URL (emptied first)")
+    parser.add_argument("--broker-url", default="redis://127.0.0.1:6379/14", help="the worker's broker (emptied)")
     parser.add_argument("--keep", action="store_true", help="keep the test database for a later --reuse")
     parser.add_argument("--reuse", action="store_true", help="reuse a kept test database")
-    parser.add_argument(
-        "--parts", default="rebuild,incremental,latency", help="which figures (comma-separated; default all)"
-    )
+    parser.add_argument("--parts", default="rebuild,incremental,latency", help="which figures (comma-separated)")
     args = parser.parse_args()
 
     import django
@@ -58,6 +77,10 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import setup_test_environment
 
+    if connection.vendor != "postgresql":
+        parser.error("the standings bench needs PostgreSQL (DATABASE_URL)")
+    print(f"loadavg={loadavg()}")
+    emit("cores", os.cpu_count() or 1)
     setup_test_environment()
     old_name = connection.settings_dict["NAME"]
     # serialize=False: no copy of the whole database in memory (that is for TransactionTestCase only).
@@ -67,6 +90,7 @@ def main() -> None:
     finally:
         if not args.keep:
             connection.creation.destroy_test_db(old_name, verbosity=0)
+        print(f"loadavg={loadavg()}")
 
 
 def timed(fn):
@@ -76,155 +100,121 @@ def timed(fn):
 
 
 def run(args) -> None:
-    from django.core.management import call_command
+    from _seed import bench_seed
     from django.db import connection
 
     from masterpoints.models import Award, SeasonStanding, Standing
+    from masterpoints.standings.services import standings_rebuild
 
-    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}; cores: {os.cpu_count()}")
+    print(f"database: {connection.settings_dict['NAME']}")
     if not Award.objects.exists():
-        with open(os.devnull, "w") as quiet:
-            seconds, _ = timed(
-                lambda: call_command(
-                    "seed_demo", players=args.players, clubs=args.clubs, awards=args.awards, stdout=quiet
-                )
-            )
-        print(f"seed_demo --players {args.players} --clubs {args.clubs} --awards {args.awards}: {seconds:.0f} s")
-    if connection.vendor == "postgresql":
-        connection.ensure_connection()
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM ANALYZE")
-    awards = Award.objects.count()
-    players = Standing.objects.count()
-    print(f"ledger: {awards:,} awards; {players:,} standings; {SeasonStanding.objects.count():,} season rows")
-    if connection.vendor == "postgresql":
-        # The ledger row's width (issue 16: at most 128 bytes; the explanation is stored apart).
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT avg(pg_column_size(a.*)) FROM {Award._meta.db_table} a")
-            print(f"award_row_bytes={round(cursor.fetchone()[0] or 0)}")
+        seconds, written = timed(lambda: bench_seed(players=args.players, awards=args.awards, clubs=args.clubs))
+        built, _ = timed(standings_rebuild)
+        print(f"bench seed: {written:,} awards in {seconds:.0f} s; first standings build {built:.0f} s")
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    print(f"ledger: {Award.objects.count():,} awards; {Standing.objects.count():,} standings; ", end="")
+    print(f"{SeasonStanding.objects.count():,} season rows")
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT avg(pg_column_size(a.*)) FROM {Award._meta.db_table} a")
+        emit("award_row_bytes", round(cursor.fetchone()[0] or 0))
     parts = set(args.parts.split(","))
     if "rebuild" in parts:
-        print()
         rebuild_figures(args)
     if "incremental" in parts:
-        print()
         incremental_figures()
     if "latency" in parts:
-        print()
         latency_figures(args)
 
 
-# --- rebuild against GROUP BY ---------------------------------------------------------------------------------
+# --- rebuild against GROUP BY and the floor -------------------------------------------------------------------
 
-BASELINE = "SELECT player_id, kind, SUM(units) FROM masterpoints_award GROUP BY player_id, kind"
+
+def group_by(table: str) -> int:
+    """The plain GROUP BY over ``table``, with the session setting the rebuild uses (no spill to disk)."""
+    from django.db import connection, transaction
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL work_mem = '256MB'")
+        cursor.execute(BASELINE.format(table=table))
+        return len(cursor.fetchall())
+
+
+def nightly_rebuild() -> None:
+    """The full rebuild as ``recompute_standings --full`` runs it: a recorded job per federation."""
+    from federation.models import Federation
+    from masterpoints.standings.jobs import standings_rebuild_recorded
+
+    for federation in Federation.objects.order_by("pk"):
+        standings_rebuild_recorded(federation=federation)
 
 
 def rebuild_figures(args) -> None:
-    from django.db import connection, transaction
+    from django.db import connection
 
-    from masterpoints.models import SeasonStanding, Standing
-    from masterpoints.standings.services import standings_rebuild
+    from masterpoints.models import Award
 
-    def group_by(parallel: bool = False):
-        # The same session setting the rebuild uses for its own GROUP BY (so neither spills to disk).
-        # ``parallel``: PostgreSQL's parallel workers forced on, so that the aggregate uses every core as
-        # the rebuild does (the planner does not choose them for this query by itself).
-        with transaction.atomic(), connection.cursor() as cursor:
-            if connection.vendor == "postgresql":
-                cursor.execute("SET LOCAL work_mem = '256MB'")
-                if parallel:
-                    for name in ("parallel_setup_cost", "parallel_tuple_cost", "min_parallel_table_scan_size"):
-                        cursor.execute(f"SET LOCAL {name} = 0")
-                    cursor.execute(f"SET LOCAL max_parallel_workers_per_gather = {os.cpu_count() or 1}")
-            cursor.execute(BASELINE)
-            return len(cursor.fetchall())
-
-    from federation.models import Federation
-    from masterpoints.standings.sums import _season_sums
-
-    def season_sums():
-        # The rebuild's first step alone: the ledger by player and season (the sums the season rows hold),
-        # kept in the database as the rebuild keeps them (a temporary table), with the rebuild's settings.
-        with transaction.atomic(), connection.cursor() as cursor:
-            if connection.vendor == "postgresql":
-                cursor.execute("SET LOCAL work_mem = '256MB'")
-                cursor.execute("SET LOCAL jit = off")
-                cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
-            for federation in Federation.objects.all():
-                sql, params = _season_sums(federation, None)
-                cursor.execute("DROP TABLE IF EXISTS bench_season_sums")
-                cursor.execute(f"CREATE TEMPORARY TABLE bench_season_sums ON COMMIT DROP AS {sql}", params)
-
-    baseline, parallel, own, rebuild = [], [], [], []
-    for _ in range(args.repeat):  # interleaved, so that a busy moment hits all alike
-        baseline.append(timed(group_by)[0])
-        parallel.append(timed(lambda: group_by(parallel=True))[0])
-        own.append(timed(season_sums)[0])
-        rebuild.append(timed(standings_rebuild)[0])
-    base, wide = statistics.median(baseline), statistics.median(parallel)
-    sums, full = statistics.median(own), statistics.median(rebuild)
+    ledger = Award._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS bench_floor")
+        cursor.execute(f"CREATE TABLE bench_floor AS SELECT player_id, awarded_on, kind, units FROM {ledger}")
+        cursor.execute("ANALYZE bench_floor")
+    plain, floor, rebuild = [], [], []
+    try:
+        for _ in range(args.repeat):  # interleaved, so that a busy moment hits all alike
+            plain.append(timed(lambda: group_by(ledger))[0])
+            floor.append(timed(lambda: group_by("bench_floor"))[0])
+            rebuild.append(timed(nightly_rebuild)[0])
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TABLE bench_floor")
 
     def runs(times):
         return ", ".join(f"{t:.2f}" for t in times)
 
-    print(f"GROUP BY over the ledger ({BASELINE!r}), as the planner runs it:")
-    print(f"  median {base:.2f} s   (runs: {runs(baseline)})")
-    print("the same GROUP BY with parallel workers forced on (every core, as the rebuild uses them):")
-    print(f"  median {wide:.2f} s   (runs: {runs(parallel)})")
-    print("the rebuild's first step in one pass on one connection (GROUP BY player and season into a")
-    print("temporary table; what a small federation's rebuild does):")
-    print(f"  median {sums:.2f} s   (runs: {runs(own)})   ratio {sums / base:.2f}×")
-    print("full rebuild, standings in place (the nightly run: every row recomputed and checked;")
-    print("a large federation in two halves on two connections):")
-    print(f"  median {full:.2f} s   (runs: {runs(rebuild)})   ratio {full / base:.2f}×", end="")
-    print(f"   (against the parallel GROUP BY: {full / wide:.2f}×)")
-
-    def from_scratch():
-        with connection.cursor() as cursor:
-            if connection.vendor == "postgresql":
-                cursor.execute("TRUNCATE masterpoints_standing, masterpoints_seasonstanding")
-            else:
-                Standing.objects.all().delete()
-                SeasonStanding.objects.all().delete()
-        start = time.perf_counter()
-        standings_rebuild()
-        return time.perf_counter() - start
-
-    scratch = from_scratch()
+    base, least, full = statistics.median(plain), statistics.median(floor), statistics.median(rebuild)
+    print(f"\nGROUP BY over the ledger, runs {runs(plain)} s; over the minimal table, runs {runs(floor)} s")
+    print(f"nightly full rebuild on built standings, runs {runs(rebuild)} s")
+    emit("groupby_s", base)
+    emit("floor_groupby_s", least)
+    emit("rebuild_s", full)
+    emit("rebuild_vs_groupby", full / base)
+    emit("rebuild_vs_floor", full / least)
+    with connection.cursor() as cursor:
+        cursor.execute("TRUNCATE masterpoints_standing, masterpoints_seasonstanding")
+    emit("rebuild_empty_s", timed(nightly_rebuild)[0])
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE masterpoints_standing")
         cursor.execute("VACUUM ANALYZE masterpoints_seasonstanding")
-    print(f"full rebuild into empty standings tables (first build): {scratch:.2f} s   ratio {scratch / base:.2f}×")
 
 
-# --- one 40-pair tournament ----------------------------------------------------------------------------------------
+# --- uploads ---------------------------------------------------------------------------------------------------
 
 
-def incremental_figures() -> None:
+def bench_club():
+    """The DBf-bench club with the most members (the uploads' host)."""
     from django.db.models import Count
 
-    from clubs.models import Club, ClubMembership
-    from masterpoints.standings.services import standings_refresh_tournament
+    from clubs.models import Club
+    from federation.models import Federation
+
+    return (
+        Club.objects.filter(federation=Federation.objects.order_by("pk").first())
+        .annotate(n=Count("memberships"))
+        .order_by("-n", "pk")
+        .first()
+    )
+
+
+def upload_confirmed(club, numbers: list[str], day: datetime.date, name: str, *, seed: int = 4):
+    """A pairs tournament of ``numbers`` at ``club`` uploaded and confirmed through the upload service."""
     from masterpoints.uploads.services import results_upload_confirm, results_upload_create
     from tests.factories import pairs_from_numbers, usebio_pairs
 
-    club = (
-        Club.objects.filter(federation__code="dbf")
-        .annotate(n=Count("memberships"))
-        .filter(n__gte=80)
-        .order_by("pk")
-        .first()
-    )
-    numbers = list(
-        ClubMembership.objects.filter(club=club).order_by("player__number").values_list("player__number", flat=True)
-    )[:80]
     data = usebio_pairs(
-        club_number=club.number,
-        date=datetime.date.today(),
-        name="Bench 40 pairs",
-        sections=[pairs_from_numbers(numbers, seed=4)],
-        boards=26,
+        club_number=club.number, date=day, name=name, sections=[pairs_from_numbers(numbers, seed=seed)], boards=26
     )
+    facts = {"organiser_kind": "club", "category": "BP", "form": "", "boards": None, "met": None}
     upload = results_upload_create(
         actor=None,
         federation=club.federation,
@@ -232,174 +222,120 @@ def incremental_figures() -> None:
         region=None,
         data=data,
         filename="bench.xml",
-        facts={"organiser_kind": "club", "category": "BP", "form": "", "boards": None, "met": None},
+        facts=facts,
         trusted=True,
     )
+    return results_upload_confirm(actor=None, upload=upload, acknowledge_warnings=True, trusted=True)
+
+
+def member_numbers(club) -> list[str]:
+    from clubs.models import ClubMembership
+
+    members = ClubMembership.objects.filter(club=club).order_by("player__number")
+    return list(members.values_list("player__number", flat=True))
+
+
+def incremental_figures() -> None:
+    from masterpoints.standings.services import standings_refresh_tournament
+
+    club = bench_club()
     confirm, tournament = timed(
-        lambda: results_upload_confirm(actor=None, upload=upload, acknowledge_warnings=True, trusted=True)
+        lambda: upload_confirmed(club, member_numbers(club)[:80], datetime.date.today(), "Bench 40 pairs")
     )
     runs = [timed(lambda: standings_refresh_tournament(tournament_id=tournament.pk)) for _ in range(7)]
-    players = runs[0][1]
-    median = statistics.median(t for t, _ in runs)
-    print(f"incremental update after one 40-pair tournament ({players} players paid: standings, seasons, titles;")
-    print("  ranks are read, not stored, so no other row changes):")
-    print(f"  median {median * 1000:.0f} ms   (runs: {', '.join(f'{t * 1000:.0f}' for t, _ in runs)} ms)")
-    print(f"  (the upload's confirm itself, with the update queued after commit and run eagerly: {confirm:.2f} s)")
+    print(f"\nincremental update after one 40-pair tournament ({runs[0][1]} players paid), runs ", end="")
+    print(f"{', '.join(f'{t * 1000:.0f}' for t, _ in runs)} ms; the confirm itself (update eager): {confirm:.2f} s")
+    emit("incremental_ms", statistics.median(t for t, _ in runs) * 1000, 1)
 
 
-# --- latency under 20 concurrent clients ---------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+# --- pages under load, confirm → page ------------------------------------------------------------------------
 
 
 def ranking_urls() -> list[str]:
-    """Realistic filters: a club, a district, a title, a name, the current season, another kind, a later page,
+    """Realistic filters: clubs, districts, names, the current season, other kinds, later pages, a rung,
     sorted by name; the default list too."""
+    import random
+
     from clubs.models import Club
     from federation.models import Federation, Region
-    from masterpoints.models import Standing
 
     rng = random.Random(7)
-    dbf = Federation.objects.get(code="dbf")
-    clubs = list(Club.objects.filter(federation=dbf).values_list("pk", flat=True))
-    districts = list(Region.objects.filter(federation=dbf, kind="district").values_list("pk", flat=True))
-    surnames = ["Jensen", "Nielsen", "Holm", "Dahl", "Bach", "Krogh", "Lund"]
-    season = dbf.scheme_info.season_of(datetime.date.today())
-    base = f"/rankings/?federation={dbf.pk}"
-    urls = [base, f"{base}&page=3", f"{base}&kind=SP", f"{base}&season={season}"]
+    federation = Federation.objects.order_by("pk").first()
+    clubs = list(Club.objects.filter(federation=federation).values_list("pk", flat=True))
+    districts = list(Region.objects.filter(federation=federation, kind="district").values_list("pk", flat=True))
+    info = federation.scheme_info
+    season = info.season_of(datetime.date.today())
+    base = f"/rankings/?federation={federation.pk}"
+    urls = [base, f"{base}&page=3", f"{base}&kind={info.kinds[1]}", f"{base}&season={season}"]
     for _ in range(12):
         urls.append(f"{base}&club={rng.choice(clubs)}")
         urls.append(f"{base}&region={rng.choice(districts)}")
-        urls.append(f"{base}&q={rng.choice(surnames)}")
+        urls.append(f"{base}&q={rng.choice(('Jensen', 'Nielsen', 'Holm', 'Dahl', 'Bach', 'Krogh', 'Lund'))}")
     urls += [f"{base}&rung={rung}" for rung in (2, 4, 6, 8)]
     urls += [f"{base}&club={rng.choice(clubs)}&sort=name", f"{base}&region={districts[0]}&season={season}"]
-    urls += [f"{base}&q={Standing.objects.filter(federation=dbf).order_by('-sort_key')[10].player.number}"]
     return urls
 
 
-def load(
-    port: int, paths: list[str], total: int, clients: int, seconds: float, *, unique: bool = False
-) -> tuple[list[float], int]:
-    """``total`` GET requests from ``clients`` threads (stopping at ``seconds``); ``unique`` adds a parameter
-    the page ignores, so that no two requests share a cache entry."""
-    deadline = time.monotonic() + seconds
-    latencies: list[float] = []
-    errors = 0
-    counter = iter(range(total))
+def player_urls(count: int) -> list[str]:
+    from federation.models import Player
 
-    def client(index: int) -> None:
-        nonlocal errors
-        rng = random.Random(index)
-        for number in counter:
-            if time.monotonic() > deadline:
-                return
-            url = f"http://127.0.0.1:{port}{rng.choice(paths)}" + (f"&miss={number}" if unique else "")
-            start = time.perf_counter()
-            try:
-                with urllib.request.urlopen(url, timeout=30) as response:
-                    response.read()
-                    ok = response.status == 200
-            except OSError:
-                ok = False
-            latencies.append(time.perf_counter() - start)
-            errors += not ok
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=clients) as pool:
-        list(pool.map(client, range(clients)))
-    return latencies, errors
+    players = Player.objects.select_related("federation").order_by("?")[:count]
+    return [f"/players/{p.federation.code}/{p.number}/" for p in players]
 
 
 def latency_figures(args) -> None:
-    from django.db import connection
+    rankings, players = ranking_urls(), player_urls(2000)
+    with gunicorn(workers=args.workers, cache_url=args.cache_url) as port:
+        load(port, [*rankings, *players[:5], "/bench/trivial"], 300, args.clients, 60)  # warm workers and caches
+        print(f"\ngunicorn {args.workers} workers, {args.clients} clients, cache {args.cache_url or 'per worker'}:")
+        scenarios = {
+            "trivial": (["/bench/trivial"], False),
+            "rankings": (rankings, False),
+            "rankings_uncached": (rankings, True),
+            "player": (players[:5], False),
+            "player_uncached": (players, False),
+        }
+        figures: dict[str, Figures] = {}
+        for name, (paths, unique) in scenarios.items():
+            figures[name] = load(port, paths, args.requests, args.clients, args.seconds, unique=unique)
+            print(figures[name].line(name))
+        trivial = figures["trivial"]
+        emit("trivial_p95_ms", trivial.p95_ms, 1)
+        emit("rankings_p50_ms", figures["rankings"].p50_ms, 1)
+        emit("rankings_p95_ms", figures["rankings"].p95_ms, 1)
+        emit("rankings_vs_trivial", figures["rankings"].rps / trivial.rps)
+        emit("rankings_uncached_vs_trivial", figures["rankings_uncached"].rps / trivial.rps)
+        emit("rankings_p95_vs_trivial", figures["rankings"].p95_ms / trivial.p95_ms)
+        emit("player_p95_ms", figures["player"].p95_ms, 1)
+        emit("player_vs_trivial", figures["player"].rps / trivial.rps)
+        emit("player_uncached_vs_trivial", figures["player_uncached"].rps / trivial.rps)
+        with celery_worker(broker_url=args.broker_url, cache_url=args.cache_url):
+            quiet = confirm_to_page(port, args.confirms, first=0)
+            with background_load(port, rankings, 20):
+                loaded = confirm_to_page(port, args.confirms, first=args.confirms)
+        print(f"confirm → page (ms), quiet: {', '.join(f'{t:.0f}' for t in quiet)}")
+        print(f"confirm → page (ms), 20 clients on the rankings: {', '.join(f'{t:.0f}' for t in loaded)}")
+        emit("confirm_to_page_p95_ms", p95(quiet), 1)
+        emit("confirm_to_page_loaded_p95_ms", p95(loaded), 1)
 
-    settings_dict = connection.settings_dict
-    if connection.vendor != "postgresql":
-        print("latency: skipped (needs PostgreSQL)")
-        return
-    urls = ranking_urls()
-    database = (
-        f"postgres://{settings_dict['USER']}@{settings_dict['HOST'] or '127.0.0.1'}:{settings_dict['PORT'] or 5432}/"
-        f"{settings_dict['NAME']}"
-    )
-    static = tempfile.mkdtemp(prefix="bench-static-")
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "_standings_site",
-        "PYTHONPATH": f"{BENCH}{os.pathsep}{ROOT}",
-        "DATABASE_URL": database,
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-only-not-secret",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "STATIC_ROOT": static,
-        "DB_CONN_MAX_AGE": "600",
-        "LOG_LEVEL": "WARNING",
-    }
-    env.pop("REDIS_URL", None)
-    env["CACHE_URL"] = args.cache_url
-    if args.cache_url:
-        import redis
 
-        redis.Redis.from_url(args.cache_url).flushdb()
-    subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), "collectstatic", "--noinput", "-v0"], env=env, check=True, cwd=ROOT
-    )
-    port = free_port()
-    gunicorn = subprocess.Popen(
-        [
-            str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "config.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(args.workers),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        cwd=ROOT,
-    )
-    try:
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/bench/trivial", timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.2)
-        load(port, [*urls, "/bench/trivial"], 200, args.clients, 60)  # warm every worker's connection and caches
-        print(
-            f"latency: gunicorn ({args.workers} sync workers) on 127.0.0.1, {args.clients} concurrent clients, "
-            f"{args.requests} requests per scenario; cache: {args.cache_url or 'in each worker'}:"
-        )
-        rows = []
-        scenarios = (
-            ("rankings with filters", urls, False),
-            ("  the same, no cache hit", urls, True),
-            ("trivial Django view", ["/bench/trivial"], False),
-        )
-        for label, paths, unique in scenarios:
-            start = time.perf_counter()
-            latencies, errors = load(port, paths, args.requests, args.clients, args.seconds, unique=unique)
-            elapsed = time.perf_counter() - start
-            latencies.sort()
-            p50 = statistics.median(latencies)
-            p95 = latencies[max(0, int(len(latencies) * 0.95) - 1)]
-            rows.append((label, p50, p95))
-            print(
-                f"  {label:24} p50 {p50 * 1000:6.1f} ms   p95 {p95 * 1000:6.1f} ms   "
-                f"{len(latencies) / elapsed:6.1f} req/s   {len(latencies)} requests, {errors} errors"
-            )
-        (_, p50, p95), (_, c50, c95), (_, b50, b95) = rows
-        print(f"  rankings / trivial: p50 {p50 / b50:.1f}×, p95 {p95 / b95:.1f}×  ({len(urls)} distinct ranking URLs)")
-        print(f"  without cache hits / trivial: p50 {c50 / b50:.1f}×, p95 {c95 / b95:.1f}×")
-    finally:
-        gunicorn.terminate()
-        gunicorn.wait(timeout=30)
-        shutil.rmtree(static, ignore_errors=True)
+def confirm_to_page(port: int, confirms: int, *, first: int) -> list[float]:
+    """Milliseconds from the start of each confirm (a 10-pair tournament of the bench club, one a day back from
+    ``first`` days ago) until the first pair's first player's public page shows changed balances."""
+    club = bench_club()
+    numbers = member_numbers(club)
+    times = []
+    for index in range(first, first + confirms):
+        chosen = [numbers[(index * 20 + k) % len(numbers)] for k in range(20)]
+        page = f"/players/{club.federation.code}/{chosen[0]}/"
+        before = balances(fetch(port, page))
+        day = datetime.date.today() - datetime.timedelta(days=index + 1)
+        start = time.perf_counter()
+        upload_confirmed(club, chosen, day, f"Bench confirm {index}", seed=index)
+        while balances(fetch(port, page)) == before and time.perf_counter() - start < 60:
+            time.sleep(0.01)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
 
 
 if __name__ == "__main__":
