@@ -52,12 +52,12 @@ def _reupload(federation: Federation, old: Tournament) -> int:
         file_info=old.file_info,
         supersedes=old,
     )
-    # The corrected file swaps the first two pairs: each pair gets the other's points.
+    # The corrected file swaps the first two pairs: each pair gets the other's points, place and explanation.
     first = [a for a in awards if a.place_first == 1]
     second = [a for a in awards if a.place_first == 2]
-    swapped = [(a, b.units, 2) for a in first for b in second[:1]]
-    swapped += [(b, a.units, 1) for b in second for a in first[:1]]
-    rest = [(a, a.units, a.place_first) for a in awards if a.place_first > 2]
+    swapped = [(a, b.units, 2, b.explanation_ref_id) for a in first for b in second[:1]]
+    swapped += [(b, a.units, 1, a.explanation_ref_id) for b in second for a in first[:1]]
+    rest = [(a, a.units, a.place_first, a.explanation_ref_id) for a in awards if a.place_first > 2]
     new_awards = [
         Award(
             federation=federation,
@@ -69,10 +69,10 @@ def _reupload(federation: Federation, old: Tournament) -> int:
             part=award.part,
             place_first=place,
             place_last=place,
-            explanation_ref_id=award.explanation_ref_id,
+            explanation_ref_id=explanation,
             awarded_on=award.awarded_on,
         )
-        for award, units, place in swapped + rest
+        for award, units, place, explanation in swapped + rest
     ]
     Award.objects.bulk_create(new_awards)
     _copy_results(old, new, swapped={1: 2, 2: 1})

@@ -83,3 +83,26 @@ def test_the_default_history_holds_several_seasons_of_tournaments_issue_18(db):
         info = federation.scheme_info
         days = Tournament.objects.filter(federation=federation).values_list("date", flat=True)
         assert len({info.season_of(day) for day in days}) == DEFAULT_SEASONS
+
+
+def test_the_demo_ledger_is_registered_over_the_seasons_and_each_explanation_names_its_place_issue_18(db):
+    """Issue 18: the history is registered as it was played (the titles' day, the chart's marks and the
+    ranking list's weights read the registration day, D-Q21, D-Q57), on every database; and the demo's
+    corrected re-uploads give each swapped pair the explanation of its new place, so the sentence and the
+    row agree."""
+    from django.db.models.functions import TruncYear
+
+    from masterpoints.models import Award
+
+    call_command("seed_demo", players=120, clubs=8, hbs_players=40, verbosity=0)
+    results = Award.objects.filter(source="result").with_explanations()
+    years = set(results.annotate(year=TruncYear("created_at")).values_list("year", flat=True))
+    assert len(years) >= 3
+    wrong = [
+        award.pk
+        for award in results
+        if award.explanation_data.get("inputs", {}).get("place")
+        not in (None, str(award.place_first), award.place_first)
+    ]
+    assert wrong == []
+    assert results.filter(tournament__supersedes__isnull=False).exists()
