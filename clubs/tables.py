@@ -2,9 +2,10 @@ import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubMembership
+from federation.tables import BoundedPages
 
 
-class ClubTable(tables.Table):
+class ClubTable(BoundedPages, tables.Table):
     name = tables.Column(linkify=True, verbose_name=_("club"))
     members = tables.Column(verbose_name=_("members"), orderable=True)
 
@@ -14,7 +15,7 @@ class ClubTable(tables.Table):
         attrs = {"class": "table"}
 
 
-class MemberTable(tables.Table):
+class MemberTable(BoundedPages, tables.Table):
     number = tables.Column(accessor="player__number", verbose_name=_("number"))
     name = tables.Column(accessor="player__last_name", verbose_name=_("name"), order_by=("player__last_name",))
 

@@ -1,10 +1,11 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from federation.tables import BoundedPages
 from tournaments.models import Tournament
 
 
-class TournamentTable(tables.Table):
+class TournamentTable(BoundedPages, tables.Table):
     name = tables.Column(linkify=True, verbose_name=_("tournament"))
     organiser = tables.Column(empty_values=(), orderable=False, verbose_name=_("organiser"))
 

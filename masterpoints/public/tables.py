@@ -8,7 +8,6 @@ from html import escape
 from urllib.parse import quote
 
 import django_tables2 as tables
-from django.core.paginator import Paginator
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format, number_format
@@ -17,6 +16,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import FALLBACK
+from federation.tables import BoundedPages
 from masterpoints.award_text import award_context
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.ranglist import shown_hundredths
@@ -49,32 +49,6 @@ def home_club_name(record) -> str:
 def record_title(record) -> str:
     standing = record if isinstance(record, Standing) else getattr(record.player, "standing", None)
     return title_label(standing.title, standing.stars) if standing is not None else ""
-
-
-#: The page sizes a list offers (D-Q55); anything else asked for shows :data:`DEFAULT_PAGE_SIZE` rows.
-PAGE_SIZES = (25, 50, 100, 200)
-DEFAULT_PAGE_SIZE = 50
-
-
-def page_size(raw, default: int = DEFAULT_PAGE_SIZE) -> int:
-    """D-Q55: the rows per page asked for (``?per_page=``) when it is one of :data:`PAGE_SIZES`, else
-    ``default``: a size outside the offered ones is no error, the list simply shows its usual page."""
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        return default
-    return value if value in PAGE_SIZES else default
-
-
-class BoundedPages:
-    """A table whose page size is one of :data:`PAGE_SIZES` whatever the address asks for (django-tables2
-    takes ``?per_page=`` from the request as it is)."""
-
-    default_page_size = DEFAULT_PAGE_SIZE
-
-    def paginate(self, paginator_class=Paginator, per_page=None, page=1, *args, **kwargs):
-        size = page_size(per_page, self.default_page_size)
-        return super().paginate(paginator_class, size, page, *args, **kwargs)
 
 
 class PointsColumn(tables.Column):

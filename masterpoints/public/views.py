@@ -32,6 +32,7 @@ from openpyxl import Workbook
 from federation.exports import csv_row, xlsx_append
 from federation.models import Player
 from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, page_number
+from federation.tables import DEFAULT_PAGE_SIZE, PAGE_SIZES, page_size
 from masterpoints.models import RankingListEntry, Standing
 from masterpoints.notices.forms import NoticePreferenceForm
 from masterpoints.notices.selectors import wants_statement
@@ -39,13 +40,10 @@ from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import RankingListEntryFilter, StandingFilter
 from masterpoints.public.tables import (
-    DEFAULT_PAGE_SIZE,
-    PAGE_SIZES,
     AwardTable,
     RankingListEntryTable,
     StandingTable,
     balances,
-    page_size,
     ranking_figure,
     shown_name,
     tournament_rows,

@@ -24,3 +24,17 @@ def test_home_page_and_language_switch(client, world):
     response = client.post(reverse("set_language"), {"language": "da", "next": "/"})
     assert response.status_code == 302
     assert client.cookies["django_language"].value == "da"
+
+
+def test_every_list_bounds_its_page_size_d_q55(client, world):
+    """D-Q55 on every list page: ``?per_page=`` outside the offered sizes shows the usual page (never a 500
+    for a negative size, never every row for a huge one)."""
+    for address in (
+        reverse("clubs:list"),
+        reverse("clubs:detail", args=[world.club_a.pk]),
+        reverse("tournaments:list"),
+    ):
+        for asked in ("-1", "0", "abc", "1000000000"):
+            response = client.get(address, {"per_page": asked})
+            assert response.status_code == 200, (address, asked)
+            assert response.context["table"].paginator.per_page == 50, (address, asked)

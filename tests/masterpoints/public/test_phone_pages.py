@@ -15,8 +15,9 @@ from django.utils import translation
 
 from federation.models import Player
 from federation.schemes import scheme_of
+from federation.tables import PAGE_SIZES, page_size
 from masterpoints.public.charts import points_chart
-from masterpoints.public.tables import PAGE_SIZES, page_size, score_decimals, shown_score
+from masterpoints.public.tables import score_decimals, shown_score
 from masterpoints.standings.services import standings_refresh_players
 from masterpoints.templatetags.points import form_label, scoring_label
 from masterpoints.uploads.forms import ResultUploadForm

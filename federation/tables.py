@@ -1,0 +1,30 @@
+"""What every list page of the site shares: a bounded page size (D-Q55)."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+
+#: The page sizes a list offers (D-Q55); anything else asked for shows :data:`DEFAULT_PAGE_SIZE` rows.
+PAGE_SIZES = (25, 50, 100, 200)
+DEFAULT_PAGE_SIZE = 50
+
+
+def page_size(raw, default: int = DEFAULT_PAGE_SIZE) -> int:
+    """D-Q55: the rows per page asked for (``?per_page=``) when it is one of :data:`PAGE_SIZES`, else
+    ``default``: a size outside the offered ones is no error, the list simply shows its usual page."""
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        return default
+    return value if value in PAGE_SIZES else default
+
+
+class BoundedPages:
+    """A table whose page size is one of :data:`PAGE_SIZES` whatever the address asks for (django-tables2
+    takes ``?per_page=`` from the request as it is)."""
+
+    default_page_size = DEFAULT_PAGE_SIZE
+
+    def paginate(self, paginator_class=Paginator, per_page=None, page=1, *args, **kwargs):
+        size = page_size(per_page, self.default_page_size)
+        return super().paginate(paginator_class, size, page, *args, **kwargs)
