@@ -38,7 +38,7 @@ from masterpoints.notices.forms import NoticePreferenceForm
 from masterpoints.notices.selectors import wants_statement
 from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
-from masterpoints.public.filters import RankingListEntryFilter, StandingFilter
+from masterpoints.public.filters import FederationListFilter, RankingListEntryFilter, StandingFilter
 from masterpoints.public.tables import (
     AwardTable,
     RankingListEntryTable,
@@ -187,12 +187,14 @@ class RankingListEntryListView(SingleTableMixin, FilterView):
         context = super().get_context_data(**kwargs)
         context["federation"] = self.filterset.federation
         context["as_of"] = selectors.today()
+        context["filters_line"] = filters_line(self.filterset)
         return context
 
 
-def filters_line(filterset: StandingFilter) -> str:
+def filters_line(filterset: FederationListFilter) -> str:
     """The filters applied, as one line for the printed list (``Federation: DBf · Club: BK Syd``): each
-    field with a value, by the label of the option chosen."""
+    field with a value, by the label of the option chosen; a value that is none of the offered options (the
+    filter ignores it) is left out."""
     if not filterset.is_valid():
         return ""
     parts = []
@@ -208,6 +210,8 @@ def filters_line(filterset: StandingFilter) -> str:
             label = str(choices[str(value)])
         elif found:
             label = unescape(found.group(1))
+        elif choices or options:
+            continue  # a choice the list does not offer filters nothing, so the printed line does not name it
         parts.append(f"{field.label}: {label}")
     return " · ".join(parts)
 

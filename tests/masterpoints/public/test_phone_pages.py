@@ -157,6 +157,18 @@ def test_the_printed_list_names_its_filters_in_one_line(client, world, thirty):
 
 
 @pytest.mark.django_db
+def test_the_printed_line_leaves_out_what_filters_nothing_and_the_ranking_list_prints_its_own(client, world, thirty):
+    """Issue 18 (print): a club or region the list does not offer filters nothing, so the printed line does
+    not name it; DBf's ranking list prints its filters like the rankings."""
+    body = client.get(reverse("public:rankings"), {"club": "abc", "region": "-1"}).content.decode()
+    line = body.split('class="print-only filters-line">', 1)[1].split("</p>", 1)[0]
+    assert "Club:" not in line and "Region:" not in line
+    listed = client.get(reverse("public:ranking_list"), {"federation": world.dbf.pk, "club": world.club_a.pk})
+    line = listed.content.decode().split('class="print-only filters-line">', 1)[1].split("</p>", 1)[0]
+    assert f"Club: {world.club_a.name}" in line
+
+
+@pytest.mark.django_db
 def test_a_phone_keeps_the_ranked_kinds_points_and_hides_the_others(client, world, thirty):
     body = client.get(reverse("public:rankings"), {"kind": "BP"}).content.decode()
     row = body.split("<tbody>", 1)[1].split("</tr>", 1)[0]
