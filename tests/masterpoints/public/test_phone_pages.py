@@ -200,3 +200,25 @@ def test_an_uploads_form_and_scoring_are_named_in_words_not_codes():
     assert form_label("pairs") == "pairs" and scoring_label("MP") == "matchpoints"
     assert scoring_label("BAM") == "board points (point-a-board)"
     assert scoring_label("NEW") == "NEW" and form_label(None) == ""
+
+
+@pytest.mark.django_db
+def test_the_tournament_list_speaks_the_readers_language_issue_18(client, world):
+    """Issue 18 (every remaining untranslated label): the tournament list's filters in Danish."""
+    client.cookies["django_language"] = "da"
+    body = client.get(reverse("tournaments:list")).content.decode()
+    assert ">Forbund<" in body and ">Klub<" in body
+    assert ">Federation<" not in body and ">Club<" not in body
+
+
+@pytest.mark.django_db
+def test_a_corrected_tournament_names_the_one_it_replaces_with_the_readers_date_issue_18(client, world):
+    """Issue 18 (dates in the reader's locale): the tournament page's "Replaces" and "replaced by" links."""
+    from tests.factories import make_tournament
+
+    old = make_tournament(world.dbf, world.club_a, key="t-old", day=datetime.date(2026, 10, 31))
+    new = make_tournament(world.dbf, world.club_a, key="t-new", day=datetime.date(2026, 10, 31), supersedes=old)
+    assert "Mandagsturnering (Oct. 31, 2026)" in client.get(new.get_absolute_url()).content.decode()
+    client.cookies["django_language"] = "da"
+    body = client.get(old.get_absolute_url()).content.decode()
+    assert "Mandagsturnering (31. oktober 2026)" in body and "2026-10-31" not in body
