@@ -19,7 +19,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from federation.schemes import scheme_for
 from masterpoints.engine_text import reason_text, translated
@@ -74,9 +74,23 @@ def _fraction(value: str) -> Fraction | None:
         return None
 
 
+#: HBS' kinds counted, in the reader's plural forms ("1 black point", "3 crna poena", "5 crnih poena").
+_POINTS_COUNTED = {
+    "black": lambda count: ngettext("%(n)s black point", "%(n)s black points", count),
+    "red": lambda count: ngettext("%(n)s red point", "%(n)s red points", count),
+    "master": lambda count: ngettext("%(n)s master point", "%(n)s master points", count),
+}
+
+
 def points(amount, kind: str) -> str:
-    """``24 BP``, ``30,7 SP``, ``5 black points``: an amount in the kind's decimals, as the reader writes it."""
-    return f"{shown_amount(amount)} {_POINTS.get(kind, kind_label(kind))}"
+    """``24 BP``, ``30,7 SP``, ``5 black points``: an amount in the kind's decimals, as the reader writes it;
+    HBS' kinds with the number's plural form (a fraction such as ``9.2`` takes the form of many)."""
+    shown = shown_amount(amount)
+    if kind not in _POINTS_COUNTED:
+        return f"{shown} {kind_label(kind)}"
+    value = _fraction(str(amount).replace(",", "."))
+    count = abs(int(value)) if value is not None and value.denominator == 1 else 5
+    return _POINTS_COUNTED[kind](count) % {"n": shown}
 
 
 def award_sentences(explanation, kind: str, amount=None, *, source: str = "result", reason: str = "") -> list[str]:

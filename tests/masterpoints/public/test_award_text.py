@@ -59,7 +59,7 @@ HBS_HEAD = (
     "(H-3, H-6)."
 )
 HBS_HEAD_HR = (
-    "12 parova, 24 ploče, jakost 1: B = (3 + 12·1/5)·1·(1 + 24/12) − 7 = 9,2 crni poeni za prvo mjesto; "
+    "12 parova, 24 ploče, jakost 1: B = (3 + 12·1/5)·1·(1 + 24/12) − 7 = 9,2 crnih poena za prvo mjesto; "
     "mjesto k od 6 nagrađenih mjesta dobiva B·s_k/s_1, gdje je s_k = ln((n + 1)/(k − 0,7)), zaokruženo naviše "
     "na cijeli bod (H-3, H-6)."
 )
@@ -245,22 +245,24 @@ def test_hbs_a_correction_by_the_commission_transition_rule_6():
         "The office corrected the points by 3 red points.",
         "Reason given: missing result.",
     ]
+    assert say({}, "red", "1", source="correction", reason="r")[0] == "The office corrected the points by 1 red point."
 
 
 def test_hbs_sentences_in_croatian():
-    """Pending the lead's catalogue (translations-explain.json)."""
+    """Croatian sentences, the points in the number's plural form (1 poen, 2–4 poena, 5 poena: 5 crnih poena)."""
     assert say(HBS_PLAIN, "black", "5", "hr") == [
         HBS_HEAD_HR,
-        "Završili ste na mjestu 2, B·s_2/s_1 = 4,9172: 5 crni poeni.",
+        "Završili ste na mjestu 2, B·s_2/s_1 = 4,9172: 5 crnih poena.",
     ]
     assert say(HBS_TIE, "black", "3", "hr")[1] == (
         "Podijelili ste mjesta 3–4: izjednačeni sudionici dijele zbroj tih mjesta na jednake dijelove, 2,7236 "
-        "(H-7): 3 crni poeni."
+        "(H-7): 3 crna poena."
     )
     assert say({}, "red", "3", "hr", source="correction", reason="nedostaje rezultat") == [
-        "Ured je ispravio bodove za 3 crveni poeni.",
+        "Ured je ispravio bodove za 3 crvena poena.",
         "Navedeni razlog: nedostaje rezultat.",
     ]
+    assert say({}, "black", "1", "hr", source="correction", reason="r")[0] == "Ured je ispravio bodove za 1 crni poen."
 
 
 # --- one text on four pages -----------------------------------------------------------------------------
