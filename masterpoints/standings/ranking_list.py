@@ -70,10 +70,11 @@ def registered_days(
         .values("player_id", "registered")
         .annotate(hundredths=Sum("units"))
         .order_by("player_id", "registered")
+        .values_list("player_id", "registered", "hundredths")
     )
     return {
-        player_id: [(row["registered"], row["hundredths"]) for row in rows]
-        for player_id, rows in groupby(daily.iterator(), key=lambda row: row["player_id"])
+        player_id: [(registered, hundredths) for _player, registered, hundredths in rows]
+        for player_id, rows in groupby(daily.iterator(chunk_size=10_000), key=lambda row: row[0])
     }
 
 

@@ -23,6 +23,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,17 @@ class RankingListRule:
     weights: tuple[Fraction, ...]
     scale: Fraction
 
-    @property
+    @cached_property
     def denominator(self) -> int:
         """The smallest integer that makes every weighted amount of whole hundredths whole: the stored
         figure is the figure in hundredths of MP times this (DBf: 11; D-Q60)."""
         return math.lcm(*((weight * self.scale).denominator for weight in self.weights))
+
+    @cached_property
+    def multipliers(self) -> tuple[int, ...]:
+        """Each period's weight times the scale and :attr:`denominator`, whole (DBf: 6, 3, 2), so that a
+        figure is summed in integers and divided once."""
+        return tuple(int(weight * self.scale * self.denominator) for weight in self.weights)
 
 
 #: DBf's list: 1, 1/2 and 1/3 for the three years, times 6/11 (DBf's own explanation of "ranglisten").
@@ -60,13 +67,20 @@ def years_before(day: datetime.date, years: int) -> datetime.date:
         return day.replace(year=day.year - years, day=28)
 
 
+def period_bounds(today: datetime.date, periods: int) -> list[datetime.date]:
+    """The periods' older ends on ``today``: period k holds the days after ``today`` minus k + 1 years."""
+    return [years_before(today, period + 1) for period in range(periods)]
+
+
+def period_in(registered: datetime.date, bounds: list[datetime.date]) -> int | None:
+    """The period (0 = the last 12 months) ``registered`` lies in, by :func:`period_bounds`; ``None``: older
+    than all (D-Q57: a day exactly k years back lies in period k)."""
+    return next((period for period, bound in enumerate(bounds) if registered > bound), None)
+
+
 def period_of(registered: datetime.date, today: datetime.date, periods: int) -> int | None:
-    """The period (0 = the last 12 months) ``registered`` lies in on ``today``; ``None``: older than all
-    (D-Q57: a day exactly k years back lies in period k)."""
-    for period in range(periods):
-        if registered > years_before(today, period + 1):
-            return period
-    return None
+    """The period ``registered`` lies in on ``today`` (:func:`period_in` of that day's bounds)."""
+    return period_in(registered, period_bounds(today, periods))
 
 
 def first_day_in_period(registered: datetime.date, period: int) -> datetime.date:
@@ -85,18 +99,28 @@ def ranking_figure(
     days: Iterable[tuple[datetime.date, int]], today: datetime.date, rule: RankingListRule = DBF_RANKING_LIST
 ) -> RankingFigure:
     """The figure of one player on ``today`` from (registration day, hundredths of MP registered that day):
-    Σ weight(period) · amount · scale, exact. Days after ``today`` count as registered today."""
-    total = Fraction(0)
-    changes: list[datetime.date] = []
+    Σ weight(period) · amount · scale, exact. Days after ``today`` count as registered today.
+
+    The periods' boundaries are fixed for ``today``, so the days are summed per period in integers and
+    weighted once; the figure changes first when the oldest counted day of some period moves on
+    (:func:`first_day_in_period` grows with the day), so only each period's oldest day is kept."""
     periods = len(rule.weights)
+    bounds = period_bounds(today, periods)
+    sums = [0] * periods
+    oldest: list[datetime.date | None] = [None] * periods
     for registered, hundredths in days:
-        registered = min(registered, today)
-        period = period_of(registered, today, periods)
-        if period is None or not hundredths:  # a day whose entries cancel out changes nothing
+        if not hundredths:  # a day whose entries cancel out changes nothing
             continue
-        total += rule.weights[period] * hundredths
-        changes.append(first_day_in_period(registered, period + 1))
-    return RankingFigure(total * rule.scale, min(changes) if changes else None)
+        registered = min(registered, today)
+        period = period_in(registered, bounds)
+        if period is None:
+            continue
+        sums[period] += hundredths
+        if oldest[period] is None or registered < oldest[period]:
+            oldest[period] = registered
+    scaled = sum(multiplier * amount for multiplier, amount in zip(rule.multipliers, sums, strict=True))
+    changes = [first_day_in_period(day, period + 1) for period, day in enumerate(oldest) if day is not None]
+    return RankingFigure(Fraction(scaled, rule.denominator), min(changes) if changes else None)
 
 
 def shown_hundredths(score: int, rule: RankingListRule = DBF_RANKING_LIST) -> int:

@@ -6,8 +6,12 @@ from __future__ import annotations
 import datetime
 from fractions import Fraction
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from masterpoints.engine.dbf.ranglist import (
     DBF_RANKING_LIST,
+    RankingFigure,
     first_day_in_period,
     period_of,
     ranking_figure,
@@ -56,3 +60,29 @@ def test_a_page_shows_the_exact_figure_rounded_half_up_to_two_decimals_d_q60():
     assert shown_hundredths(5731 + 5) == 521  # 521 5/11 < a half
     assert shown_hundredths(-5737) == -522
     assert ranking_figure([(D(2026, 1, 1), 1)], D(2026, 1, 1)).hundredths == Fraction(6, 11)
+
+
+def _figure_row_by_row(days, today, rule=DBF_RANKING_LIST):
+    """The definition, one day at a time: each day weighted by its period, the figure changing first on the
+    earliest day any counted day moves on (D-Q57, D-Q59)."""
+    total, changes = Fraction(0), []
+    for registered, hundredths in days:
+        registered = min(registered, today)
+        period = period_of(registered, today, len(rule.weights))
+        if period is None or not hundredths:
+            continue
+        total += rule.weights[period] * hundredths
+        changes.append(first_day_in_period(registered, period + 1))
+    return RankingFigure(total * rule.scale, min(changes) if changes else None)
+
+
+@settings(max_examples=300)
+@given(
+    today=st.dates(min_value=D(2020, 1, 1), max_value=D(2032, 12, 31)),
+    offsets=st.lists(st.tuples(st.integers(-5, 1500), st.integers(-300, 3000)), max_size=40),
+)
+def test_the_summed_figure_equals_the_figure_day_by_day_d_q59(today, offsets):
+    """The figure summed per period (the rebuild's speed) is exactly the day-by-day definition, leap days,
+    future days, cancelling days and boundaries included."""
+    days = [(today - datetime.timedelta(days=back), hundredths) for back, hundredths in offsets]
+    assert ranking_figure(days, today) == _figure_row_by_row(days, today)
