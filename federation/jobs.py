@@ -109,6 +109,11 @@ def job_finish(job: JobRun, *, figures: dict[str, Any], message: str = "") -> No
     _end(job, status=JobRun.Status.SUCCEEDED, figures=figures, message=message)
 
 
+def error_message(error: Exception) -> str:
+    """A failure as a job record says it: a refusal's own sentences, else the error's type and text."""
+    return " ".join(getattr(error, "messages", [f"{type(error).__name__}: {error}"]))
+
+
 def job_fail(job: JobRun, *, message: str, figures: dict[str, Any] | None = None) -> None:
     """Record that ``job`` failed, with the reason (and whatever figures it reached)."""
     _end(job, status=JobRun.Status.FAILED, figures=figures, message=message)

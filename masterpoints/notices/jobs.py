@@ -9,7 +9,7 @@ import datetime
 
 from django.utils.translation import gettext as _
 
-from federation.jobs import job_fail, job_finish, job_progress, job_start
+from federation.jobs import error_message, job_fail, job_finish, job_progress, job_start
 from federation.models import Federation, JobRun
 from masterpoints.notices.services import monthly_statement_run
 
@@ -30,7 +30,7 @@ def monthly_statement_jobs(*, month: datetime.date | None = None, today: datetim
                 month=month, today=today, site=site, federation=federation, progress=progress
             )
         except Exception as error:
-            job_fail(job, message=" ".join(getattr(error, "messages", [f"{type(error).__name__}: {error}"])))
+            job_fail(job, message=error_message(error))
             raise
         job_finish(job, figures=figures)
         done[federation.code] = figures

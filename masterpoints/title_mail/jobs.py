@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from federation.jobs import job_fail, job_finish, job_progress, job_start
+from federation.jobs import error_message, job_fail, job_finish, job_progress, job_start
 from federation.models import Federation, JobRun
 from federation.outbox import enqueue_task
 from federation.rulesets import rules_or_built_in
@@ -74,7 +74,7 @@ def title_mail_job(*, job: JobRun, month: datetime.date, today=None) -> RunRepor
             federation.code
         ]
     except Exception as error:
-        job_fail(job, message=" ".join(getattr(error, "messages", [f"{type(error).__name__}: {error}"])))
+        job_fail(job, message=error_message(error))
         raise
     figures = figures_of(report)
     if report.failed:
