@@ -13,8 +13,11 @@ One run prints each figure on its own line as ``name=value`` (human-readable lin
   table copied from the ledger in this run (``CREATE TABLE … AS SELECT``, ``ANALYZE``): the physical floor;
 - ``rebuild_s``: the nightly full rebuild (``standings_rebuild_recorded`` per federation, as
   ``recompute_standings --full`` runs it) on built standings; ``rebuild_vs_groupby``, ``rebuild_vs_floor``:
-  ``rebuild_s`` over ``groupby_s`` and over ``floor_groupby_s``; ``rebuild_empty_s``: the rebuild into empty
-  standings tables;
+  ``rebuild_s`` over ``groupby_s`` and over ``floor_groupby_s`` (the rows proven right by the last rebuild's
+  fingerprints are not regrouped: ``masterpoints.standings.proof``); ``rebuild_after_uploads_s``: the same
+  rebuild after a 40-pair tournament of today was confirmed (median of 3), which regroups the current season
+  and verifies the standings and the ranking list again; ``rebuild_empty_s``: the rebuild into empty
+  standings tables (nothing proven);
 - ``incremental_ms``: the standings update after one 40-pair tournament (median of 7);
 - gunicorn (``--workers``, Redis cache), ``--clients`` threads: ``trivial_p95_ms`` (a view answering "ok");
   ``rankings_p50_ms``, ``rankings_p95_ms`` (filters, repeat URLs: cached); ``rankings_vs_trivial`` and
@@ -180,8 +183,17 @@ def rebuild_figures(args) -> None:
     emit("rebuild_s", full)
     emit("rebuild_vs_groupby", full / base)
     emit("rebuild_vs_floor", full / least)
+    club = bench_club()
+    numbers = member_numbers(club)
+    after = []
+    for index in range(3):  # a day of uploads before each night: the current season and the lists to verify
+        chosen = (numbers[index * 80 :] + numbers)[:80]
+        upload_confirmed(club, chosen, datetime.date.today(), f"Bench day {index}", seed=10 + index)
+        after.append(timed(nightly_rebuild)[0])
+    print(f"nightly full rebuild after a 40-pair tournament of today, runs {runs(after)} s")
+    emit("rebuild_after_uploads_s", statistics.median(after))
     with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE masterpoints_standing, masterpoints_seasonstanding")
+        cursor.execute("TRUNCATE masterpoints_standing, masterpoints_seasonstanding, masterpoints_standingsproof")
     emit("rebuild_empty_s", timed(nightly_rebuild)[0])
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE masterpoints_standing")

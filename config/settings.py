@@ -288,6 +288,10 @@ def cache_settings(url: str) -> dict:
 
 
 CACHES = cache_settings(os.environ.get("CACHE_URL", ""))
+#: How long a reverse proxy or CDN may serve an anonymous rankings or player page without asking again
+#: (``Cache-Control: s-maxage``; browsers always ask and get 304 while the standings are unchanged). 0 to
+#: 3600 seconds; 0: a proxy asks every time too.
+PUBLIC_PROXY_SECONDS = min(max(int(os.environ.get("PUBLIC_PROXY_SECONDS", "30")), 0), 3600)
 
 # --- Celery: eager in-process without REDIS_URL, a real Redis broker with it ------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")

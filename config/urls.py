@@ -48,6 +48,5 @@ urlpatterns = [
     path("accounts/", include(password_reset_urls)),
     path("accounts/", include("office.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

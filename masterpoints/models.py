@@ -163,6 +163,7 @@ from masterpoints.standings.models import (  # noqa: E402
     RankingListEntry,
     SeasonStanding,
     Standing,
+    StandingsProof,
     StandingsVersion,
     TitleAchievement,
 )
@@ -187,6 +188,7 @@ __all__ = [
     "RememberedResolution",
     "SeasonStanding",
     "Standing",
+    "StandingsProof",
     "StandingsVersion",
     "TitleAchievement",
     "TitleMailing",

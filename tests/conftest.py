@@ -83,6 +83,15 @@ def personas(world, django_user_model) -> Personas:
 
 
 @pytest.fixture(autouse=True)
+def _empty_cache():
+    """Every test starts with an empty cache: a whole page or a standings version kept by an earlier test
+    (whose database rows were rolled back) must not answer this one's requests."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def eager_celery(request):
     """Tasks run in-process in tests (design.md: tasks are called directly), even when REDIS_URL points at a
     real broker; only tests marked ``redis`` send them through it to a real worker."""

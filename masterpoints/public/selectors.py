@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
 from django.db.models import Count, Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
@@ -33,10 +34,10 @@ from masterpoints.models import (
     RankingListEntry,
     SeasonStanding,
     Standing,
-    StandingsVersion,
     TitleAchievement,
 )
 from masterpoints.standings.ladders import LadderBook
+from masterpoints.standings.versions import VERSION_CACHE_SECONDS
 from office.access import is_secretariat
 from tournaments.models import Tournament
 
@@ -53,11 +54,25 @@ def federation_by_id(pk: int) -> Federation | None:
     return Federation.objects.filter(pk=pk).first()
 
 
-def standings_version(federation_id: int) -> str:
-    """The federation's standings version, raised by every change of its standings, with the time of that
-    change (cache keys use it; the time also tells a restored or recreated database apart)."""
-    row = StandingsVersion.objects.filter(federation_id=federation_id).values_list("version", "changed_at").first()
-    return f"{row[0]}-{row[1].timestamp():.6f}" if row else "0"
+def default_federation_id_cached() -> int | None:
+    """:func:`default_federation_id` through the cache (0 there: no federation yet)."""
+    pk = cache.get("federation-default")
+    if pk is None:
+        pk = default_federation_id() or 0
+        cache.set("federation-default", pk, VERSION_CACHE_SECONDS)
+    return pk or None
+
+
+def federation_id_by_code_cached(code: str) -> int | None:
+    """The id of the federation with this code through the cache (0 there: no such federation)."""
+    if len(code) > 20:
+        return None
+    key = f"federation-code:{code}"
+    pk = cache.get(key)
+    if pk is None:
+        pk = Federation.objects.filter(code=code).values_list("pk", flat=True).first() or 0
+        cache.set(key, pk, VERSION_CACHE_SECONDS)
+    return pk or None
 
 
 def official_by_default(federation: Federation) -> bool:

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from masterpoints.public import calculator, search, views
+from masterpoints.public import calculator, page_cache, search, views
 
 
 class PlayerNumber:
@@ -23,7 +23,11 @@ urlpatterns = [
     path("calculator/", calculator.calculator, name="calculator"),
     path("tournaments/<int:pk>/", views.tournament_page, name="tournament"),
     # Player numbers are unique per federation, so a player's address names both.
-    path("rankings/", views.RankingListView.as_view(), name="rankings"),
+    path(
+        "rankings/",
+        page_cache.anonymous_page_cache(page_cache.rankings_federation)(views.RankingListView.as_view()),
+        name="rankings",
+    ),
     path("rankings/ranking-list/", views.RankingListEntryListView.as_view(), name="ranking_list"),
     path("players/", search.player_search, name="player_search"),
     path("players/<number:number>/", views.player_lookup, name="player_lookup"),

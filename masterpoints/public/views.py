@@ -39,6 +39,7 @@ from masterpoints.notices.selectors import wants_statement
 from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import FederationListFilter, RankingListEntryFilter, StandingFilter
+from masterpoints.public.page_cache import anonymous_page_cache, player_federation
 from masterpoints.public.tables import (
     AwardTable,
     RankingListEntryTable,
@@ -49,6 +50,7 @@ from masterpoints.public.tables import (
     tournament_rows,
 )
 from masterpoints.standings.services import player_hide_name_set
+from masterpoints.standings.versions import standings_version_cached
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_detail
 
@@ -122,7 +124,7 @@ class RankingListView(SingleTableMixin, FilterView):
         federation = query.get("federation", "")
         if not federation.isdecimal():
             federation = str(selectors.default_federation_id() or 0)
-        version = selectors.standings_version(int(federation))
+        version = standings_version_cached(int(federation))
         user = self.request.user
         viewer = (
             "all"
@@ -268,6 +270,7 @@ def player_lookup(request, number: str):
     return render(request, "masterpoints/player_choose.html", {"players": players, "number": number})
 
 
+@anonymous_page_cache(player_federation)
 def player_page(request, code: str, number: str):
     """``/players/<federation>/<number>/``: balances, title or category and what the next one needs, ranks,
     season figures, the chart of points over time and the whole ledger with each award's explanation."""

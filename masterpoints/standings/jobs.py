@@ -14,9 +14,8 @@ from django.utils.translation import gettext as _
 from federation.jobs import job_fail, job_finish, job_progress, job_start
 from federation.models import Federation, JobRun
 from federation.outbox import enqueue_task
-from masterpoints.models import Standing, TitleAchievement
-from masterpoints.standings.services import standings_rebuild
-from masterpoints.standings.sums import _STANDING_COLUMNS
+from masterpoints.models import TitleAchievement
+from masterpoints.standings.services import standings_rebuild_figures
 from office.access import is_secretariat
 
 
@@ -35,10 +34,6 @@ def standings_rebuild_request(*, actor, federation: Federation) -> JobRun:
     return job
 
 
-def _snapshot(federation: Federation) -> dict[int, tuple]:
-    return {row[0]: row for row in Standing.objects.filter(federation=federation).values_list(*_STANDING_COLUMNS)}
-
-
 def standings_rebuild_job(*, job: JobRun) -> dict[str, int]:
     """Run the rebuild ``job`` records (its federation) and record its end: the figures on success, the
     error on failure (the rebuild's transaction rolled back; the error is raised on). Call it outside any
@@ -47,16 +42,17 @@ def standings_rebuild_job(*, job: JobRun) -> dict[str, int]:
     job_progress(job, stage=_("rebuilding from the ledger"))
     try:
         with transaction.atomic():
-            before = _snapshot(federation)
             titles = TitleAchievement.objects.filter(federation=federation).count()
-            written = standings_rebuild(actor=job.actor, federation=federation)[federation.code]
-            after = _snapshot(federation)
+            done = standings_rebuild_figures(actor=job.actor, federation=federation)[federation.code]
             titles = TitleAchievement.objects.filter(federation=federation).count() - titles
     except Exception as error:
         job_fail(job, message=f"{type(error).__name__}: {error}")
         raise
-    changed = sum(1 for player, row in after.items() if before.get(player) != row) + len(before.keys() - after.keys())
-    figures = {"players_changed": changed, "standings_written": written, "titles_registered": titles}
+    figures = {
+        "players_changed": done.players_changed,
+        "standings_written": done.standings,
+        "titles_registered": titles,
+    }
     job_finish(job, figures=figures)
     return figures
 

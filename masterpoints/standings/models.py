@@ -198,3 +198,24 @@ class StandingsVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.federation_id}: {self.version}"
+
+
+class StandingsProof(models.Model):
+    """What the last full rebuild proved right (issue 16, :mod:`masterpoints.standings.proof`): for one
+    scope of a federation (a season's rows, the standings, the ranking list), a fingerprint of what the rows
+    are derived from and one of the rows as stored, after the rebuild had made them right. While both are
+    unchanged, the rows are still right and the next rebuild need not regroup the ledger for them."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="+", db_index=False)
+    scope = models.CharField(_("scope"), max_length=40, help_text=_("“season 2024”, “standings” or “ranking list”."))
+    sources = models.CharField(_("fingerprint of the sources"), max_length=64)
+    rows = models.CharField(_("fingerprint of the stored rows"), max_length=64)
+    proven_on = models.DateField(_("proven on"))
+
+    class Meta:
+        verbose_name = _("standings proof")
+        verbose_name_plural = _("standings proofs")
+        constraints = [models.UniqueConstraint(fields=["federation", "scope"], name="standings_proof_once")]
+
+    def __str__(self) -> str:
+        return f"{self.federation_id}: {self.scope} ({self.proven_on:%Y-%m-%d})"

@@ -32,16 +32,17 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from itertools import groupby
 
+from django.db import connection
 from django.db.models import F, Q, Sum
 from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 
 from federation.models import Federation
 from federation.schemes import scheme_of
-from masterpoints.engine.dbf.ranglist import RankingListRule, ranking_figure, years_before
+from masterpoints.engine.dbf.ranglist import RankingListRule, figure_of_periods, period_bounds, years_before
 from masterpoints.models import Award, RankingListEntry
+from masterpoints.standings.sums import _as_date
 
 #: Entries that are no MP registered on their day (D-Q58): an opening balance carries a lifetime over.
 EXCLUDED_SOURCES = (Award.Source.TRANSITION,)
@@ -53,47 +54,74 @@ def _counted(prefix: str = "") -> Q:
     return ~Q(**{f"{prefix}source__in": EXCLUDED_SOURCES}) & robots
 
 
-def registered_days(
-    federation: Federation, rule: RankingListRule, player_ids: Sequence[int] | None, today: datetime.date
-) -> dict[int, list[tuple[datetime.date, int]]]:
-    """Per player of the scope, (registration day, hundredths of MP registered) of the days that may count
-    on ``today``: one GROUP BY (player, day) over the ledger rows written since the oldest period began (a
-    reversal is never written before the award it reverses, so its original's day is in range too)."""
+def _daily(federation: Federation, rule: RankingListRule, player_ids: Sequence[int] | None, today: datetime.date):
+    """The scope's (player, registration day, hundredths of MP registered that day) of the days that may
+    count on ``today``, leaving out the days whose entries cancel out: one GROUP BY (player, day) over the
+    ledger rows written since the oldest period began (a reversal is never written before the award it
+    reverses, so its original's day is in range too)."""
     oldest = years_before(today, len(rule.weights))
     since = timezone.make_aware(datetime.datetime.combine(oldest + datetime.timedelta(days=1), datetime.time.min))
     awards = Award.objects.filter(federation=federation, created_at__gte=since)
     if player_ids is not None:
         awards = awards.filter(player_id__in=list(player_ids))
     awards = awards.filter(_counted()).filter(Q(reverses__isnull=True) | _counted("reverses__"))
-    daily = (
+    return (
         awards.annotate(registered=TruncDate(Coalesce(F("reverses__created_at"), F("created_at"))))
         .values("player_id", "registered")
         .annotate(hundredths=Sum("units"))
-        .order_by("player_id", "registered")
+        .exclude(hundredths=0)
+        .order_by()
         .values_list("player_id", "registered", "hundredths")
     )
-    return {
-        player_id: [(registered, hundredths) for _player, registered, hundredths in rows]
-        for player_id, rows in groupby(daily.iterator(chunk_size=10_000), key=lambda row: row[0])
-    }
+
+
+def _periods_sql(rule: RankingListRule, today: datetime.date, daily_sql: str) -> tuple[str, list]:
+    """SQL summing each player's days (``daily_sql``: player, registered, hundredths) per period of
+    ``today`` (a day after today counts as today), with each period's oldest day: player_id, the sums
+    newest period first, then the oldest days."""
+    bounds = period_bounds(today, len(rule.weights))
+    conditions = ["d > %s" if period == 0 else "d > %s AND d <= %s" for period in range(len(bounds))]
+    windows = [[bound] if period == 0 else [bound, bounds[period - 1]] for period, bound in enumerate(bounds)]
+    sums = [f"SUM(CASE WHEN {condition} THEN h ELSE 0 END)" for condition in conditions]
+    oldest = [f"MIN(CASE WHEN {condition} THEN d END)" for condition in conditions]
+    params = [value for window in windows + windows for value in window]
+    sql = (
+        f"SELECT player_id, {', '.join(sums + oldest)} FROM ("  # noqa: S608 - our own SQL
+        f"SELECT player_id, CASE WHEN registered > %s THEN %s ELSE registered END AS d, hundredths AS h "
+        f"FROM ({daily_sql}) daily) days GROUP BY player_id"
+    )
+    return sql, params
 
 
 def ranking_list_rows(
     federation: Federation, player_ids: Sequence[int] | None, today: datetime.date
 ) -> dict[int, tuple[int, datetime.date | None]]:
     """player id → (exact stored score, the day it changes) for every player of the scope whose figure on
-    ``today`` is not 0 (D-Q60); empty for a scheme without a ranking list."""
+    ``today`` is not 0 (D-Q60); empty for a scheme without a ranking list.
+
+    The database sums the days per player and period (:func:`_daily`, :func:`_periods_sql`); the engine
+    weights the sums and finds the day the figure changes (:func:`figure_of_periods`), as
+    :func:`~masterpoints.engine.dbf.ranglist.ranking_figure` does day by day."""
     rule = scheme_of(federation).ranking_list
     if rule is None:
         return {}
+    daily_sql, daily_params = _daily(federation, rule, player_ids, today).query.sql_with_params()
+    sql, period_params = _periods_sql(rule, today, daily_sql)
+    periods = len(rule.weights)
+    # The period bounds come first in the outer SELECT, then the clamp to today, then the inner query's.
+    params = [*period_params, today, today, *daily_params]
     rows = {}
-    for player_id, days in registered_days(federation, rule, player_ids, today).items():
-        figure = ranking_figure(days, today, rule)
-        score = figure.hundredths * rule.denominator
-        if score.denominator != 1:
-            raise ValueError(f"the ranking figure {figure.hundredths} is not a whole 1/{rule.denominator}")
-        if score:
-            rows[player_id] = (int(score), figure.changes_on)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for player_id, *values in cursor.fetchall():
+            sums = [int(value or 0) for value in values[:periods]]
+            oldest = [_as_date(value) for value in values[periods:]]
+            figure = figure_of_periods(sums, oldest, rule)
+            score = figure.hundredths * rule.denominator
+            if score.denominator != 1:
+                raise ValueError(f"the ranking figure {figure.hundredths} is not a whole 1/{rule.denominator}")
+            if score:
+                rows[player_id] = (int(score), figure.changes_on)
     return rows
 
 

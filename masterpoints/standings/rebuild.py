@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+from collections.abc import Sequence
 
 from django.db import OperationalError, connection, transaction
+from django.utils import timezone
 
 from federation.models import Federation, Player
 from masterpoints.models import SeasonStanding, Standing, TitleAchievement
+from masterpoints.standings import proof
+from masterpoints.standings.ranking_list import ranking_list_due, ranking_list_refresh
 from masterpoints.standings.sums import (
     _FRESH,
     _SEASON_COLUMNS,
@@ -49,27 +53,31 @@ def _halfway(federation: Federation) -> int | None:
     return players[count // 2] if count >= SPLIT_PLAYERS else None
 
 
-def _rebuild_part(federation: Federation, players: tuple[int | None, int | None]):
+def _rebuild_part(federation: Federation, players: tuple[int | None, int | None], seasons: Sequence[int] | None = None):
     """The season sums of the players with ids in ``players`` (from, below; ``None``: open) into the
     temporary table ``_FRESH``, and their differences from the stored season rows into :data:`_DIFF`,
-    on this thread's connection, in its transaction. Returns their career sums (see ``_careers``)."""
-    sums, params = _season_sums(federation, None, players)
+    on this thread's connection, in its transaction; only of ``seasons`` where those are given. Returns
+    their career sums (see ``_careers``), or ``None`` for some seasons only."""
+    sums, params = _season_sums(federation, None, players, seasons)
     values = _SEASON_COLUMNS[3:]
     differs = " OR ".join(f"s.{c} IS DISTINCT FROM f.{c}" for c in values)
     stored_rows = _between(SeasonStanding.objects.filter(federation=federation).order_by(), players)
+    if seasons is not None:
+        stored_rows = stored_rows.filter(season__in=list(seasons))
     stored, stored_params = stored_rows.query.sql_with_params()
-    part = players != (None, None)
+    halves = players != (None, None)
     with connection.cursor() as cursor:
         # A million groups stay in memory instead of spilling to disk; compiling these one-pass queries to
         # machine code costs more than it saves; a nested loop over a million index probes loses to one
         # hash join; parallel partial sums of a million groups, merged again, cost more than one pass.
         # For half of the players, the whole ledger is read in one pass: a bitmap of half the awards
-        # touches every page too, and in a worse order. This transaction only.
+        # touches every page too, and in a worse order (a few seasons are read by their dates' index).
+        # Until the end of this step: the ranking list's query after it runs best as the server plans it.
         cursor.execute("SET LOCAL work_mem = '256MB'")
         cursor.execute("SET LOCAL jit = off")
         cursor.execute("SET LOCAL enable_nestloop = off")
         cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
-        cursor.execute(f"SET LOCAL enable_bitmapscan = {'off' if part else 'on'}")
+        cursor.execute(f"SET LOCAL enable_bitmapscan = {'off' if halves else 'on'}")
         cursor.execute(f"DROP TABLE IF EXISTS {_FRESH}, {_DIFF}")
         cursor.execute(f"CREATE TEMPORARY TABLE {_FRESH} ON COMMIT DROP AS {sums}", params)
         cursor.execute("SET LOCAL enable_bitmapscan = on")
@@ -81,7 +89,10 @@ def _rebuild_part(federation: Federation, players: tuple[int | None, int | None]
             f"WHERE s.id IS NULL OR f.player_id IS NULL OR {differs}",
             list(stored_params),
         )
-    return _careers(_FRESH, federation)
+        careers = _careers(_FRESH, federation) if seasons is None else None
+        for setting in ("work_mem", "jit", "enable_nestloop", "max_parallel_workers_per_gather"):
+            cursor.execute(f"SET LOCAL {setting} TO DEFAULT")
+    return careers
 
 
 def _rebuild_part_apart(federation: Federation, players: tuple[int | None, int | None]):
@@ -140,23 +151,83 @@ def _write_season_differences() -> bool:
         return cursor.fetchone()[0]
 
 
-def _rebuild_postgresql(federation: Federation, *, apart: bool = False) -> tuple[int, bool]:
+def _rebuild_postgresql(federation: Federation, *, apart: bool = False) -> tuple[int, bool, int]:
     """The full rebuild on PostgreSQL: the same sums and titles as the incremental update, but rows that are
-    already right are left alone. Returns (standings computed, whether anything was written).
+    already right are left alone, and rows proven right by the last rebuild are not regrouped
+    (:mod:`masterpoints.standings.proof`). Returns (standings computed, whether anything was written, how
+    many players' standings changed).
 
-    1. One GROUP BY over the ledger into a temporary table, and one hash full join of those sums with the
-       stored season rows, which gives the rows to delete, update and insert (:func:`_rebuild_part`).
-       With ``apart`` (nothing written yet in this transaction) and a large federation, the players are cut
-       in two halves by id, and the second half is summed and compared on a second connection at the same
-       time, as a second process on the database server; its differences come back by binary COPY (when no
-       second connection can be opened, this one reads the whole ledger after all). Every
-       player's figures come from one read of the ledger either way; an award committed meanwhile is
-       counted by its own upload's update, which waits for this one's lock.
+    0. Fingerprints of the ledger per season (one pass grouped by date) and of the stored season rows are
+       compared with those the last rebuild recorded: a season whose two fingerprints are both unchanged is
+       proven right as it stands.
+    1. The other seasons are summed from the ledger, in one GROUP BY into a temporary table, and one hash
+       full join of those sums with their stored season rows gives the rows to delete, update and insert
+       (:func:`_rebuild_part`). When no season is proven (the first rebuild), with ``apart`` (nothing written
+       yet in this transaction) and a large federation, the players are cut in two halves by id, and the
+       second half is summed and compared on a second connection at the same time, as a second process on
+       the database server; its differences come back by binary COPY (when no second connection can be
+       opened, this one reads the whole ledger after all). Every player's figures come from one read of
+       the ledger either way; an award committed meanwhile is counted by its own upload's update, which
+       waits for this one's lock.
     2. Only the differing season rows are written.
-    3. Career sums from the temporary tables; titles in Python; only changed standings are rewritten.
+    3. The standings, unless every season was proven and the standings, the title register and the rule
+       sets are as last proven: career sums, titles in Python, only changed standings rewritten.
+    4. DBf's ranking list, unless the whole ledger and the list are as last proven and no figure's day
+       has come since (D-Q59).
+    5. The new fingerprints are recorded.
     """
-    careers = _read_ledger(federation, apart=apart)
-    seasons_changed = _write_season_differences()
+    today = timezone.localdate()
+    proven = proof.recorded(federation)
+    ledger = proof.ledger_seasons(federation)
+    stored = proof.season_rows(federation)
+    seasons = sorted(set(ledger) | set(stored))
+    unproven = [
+        season
+        for season in seasons
+        if proven.get(proof.season_scope(season), ())[:2] != (ledger.get(season), stored.get(season))
+    ]
+    careers = None
+    seasons_changed = False
+    if len(unproven) == len(seasons):
+        careers = _read_ledger(federation, apart=apart)
+    elif unproven:
+        _rebuild_part(federation, (None, None), unproven)
+    if unproven:
+        seasons_changed = _write_season_differences()
+        stored.update(proof.season_rows(federation, unproven))
+        for season in set(unproven) - set(ledger):
+            stored.pop(season, None)  # no award of it is left, and its rows are gone
+    proofs = {proof.season_scope(season): (ledger[season], stored.get(season)) for season in ledger}
+    written, standings_changed, players_changed = 0, False, 0
+    sources = proof.standings_sources(federation, ledger)
+    if unproven or proven.get(proof.STANDINGS, ())[:2] != (sources, proof.standings_rows(federation)):
+        if careers is None:
+            careers = _careers(connection.ops.quote_name(SeasonStanding._meta.db_table), federation)
+        written, standings_changed, players_changed = _write_standings(federation, careers)
+        sources = proof.standings_sources(federation, ledger)  # the register may have grown
+    else:
+        written = Standing.objects.filter(federation=federation).count()
+    proofs[proof.STANDINGS] = (sources, proof.standings_rows(federation))
+    # Every scheme: one without a ranking list has none, and a stray row of it is removed.
+    ranking_changed = False
+    sources = proof.ranking_sources(federation, ledger)
+    last = proven.get(proof.RANKING_LIST)
+    if (
+        last is None
+        or last[:2] != (sources, proof.ranking_entries(federation))
+        or last[2] > today
+        or ranking_list_due(federation, today)
+    ):
+        ranking_changed = ranking_list_refresh(federation, None, today=today)
+    proofs[proof.RANKING_LIST] = (sources, proof.ranking_entries(federation))
+    proof.record(federation, proofs, today, keep=())
+    return written, bool(seasons_changed or standings_changed or ranking_changed), players_changed
+
+
+def _write_standings(federation: Federation, careers) -> tuple[int, bool, int]:
+    """Step 3 of :func:`_rebuild_postgresql`: the standings from the career sums, titles in Python; only
+    the rows that differ from the stored ones are rewritten. Returns (standings computed, whether anything
+    was written, how many players' standings changed)."""
     rows, achievements = _standing_rows(federation, None, careers)
     with connection.cursor() as cursor:
         cursor.execute(
@@ -172,4 +243,4 @@ def _rebuild_postgresql(federation: Federation, *, apart: bool = False) -> tuple
         Standing.objects.filter(player_id__in=stale[start : start + 10000]).delete()
     _write(Standing, _STANDING_COLUMNS, changed)
     TitleAchievement.objects.bulk_create(achievements, ignore_conflicts=True, batch_size=2000)
-    return len(rows), bool(seasons_changed or stale or changed or achievements)
+    return len(rows), bool(stale or changed or achievements), len(changed) + len(gone)

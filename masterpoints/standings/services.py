@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.db.models import F
@@ -41,6 +42,7 @@ from masterpoints.models import Award, SeasonStanding, Standing, StandingsVersio
 from masterpoints.standings.ranking_list import ranking_list_due, ranking_list_refresh
 from masterpoints.standings.rebuild import _nothing_written, _rebuild_postgresql
 from masterpoints.standings.sums import _STANDING_COLUMNS, _careers, _season_rows, _standing_rows, _write
+from masterpoints.standings.versions import forget_standings_version
 from tournaments.models import Tournament
 
 #: Players recomputed per part by :func:`standings_refresh_players`.
@@ -58,19 +60,23 @@ def _bump(federation: Federation) -> None:
         version=F("version") + 1, changed_at=timezone.now()
     ):
         StandingsVersion.objects.create(federation=federation, version=1)
+    forget_standings_version(federation.pk)
 
 
-def _recompute(federation: Federation, player_ids: Sequence[int] | None, *, apart: bool = False) -> int:
-    """Replace the standings of ``player_ids`` (``None``: the whole federation) from the ledger.
+def _recompute(federation: Federation, player_ids: Sequence[int] | None, *, apart: bool = False) -> tuple[int, int]:
+    """Replace the standings of ``player_ids`` (``None``: the whole federation) from the ledger. Returns
+    (standings written, players whose standing changed); the latter only for the whole federation (0
+    otherwise).
 
     ``apart``: a full rebuild may read half of the ledger on a second connection (see
     :func:`_rebuild_postgresql`)."""
     _lock(federation)
     if player_ids is None and connection.vendor == "postgresql":
-        written, changed = _rebuild_postgresql(federation, apart=apart)
-        if ranking_list_refresh(federation, None) or changed:
+        written, changed, players_changed = _rebuild_postgresql(federation, apart=apart)
+        if changed:
             _bump(federation)
-        return written
+        return written, players_changed
+    before = _snapshot(federation) if player_ids is None else {}
     _season_rows(federation, player_ids)
     table = connection.ops.quote_name(SeasonStanding._meta.db_table)
     rows, achievements = _standing_rows(federation, player_ids, _careers(table, federation, player_ids))
@@ -83,7 +89,15 @@ def _recompute(federation: Federation, player_ids: Sequence[int] | None, *, apar
     TitleAchievement.objects.bulk_create(achievements, ignore_conflicts=True, batch_size=2000)
     ranking_list_refresh(federation, player_ids)
     _bump(federation)
-    return len(rows)
+    if player_ids is not None:
+        return len(rows), 0
+    after = {row[0]: row for row in rows}
+    return len(rows), sum(1 for player, row in after.items() if before.get(player) != row) + len(before.keys() - after)
+
+
+def _snapshot(federation: Federation) -> dict[int, tuple]:
+    """The federation's standings as rows of :data:`_STANDING_COLUMNS`, by player."""
+    return {row[0]: row for row in Standing.objects.filter(federation=federation).values_list(*_STANDING_COLUMNS)}
 
 
 # --- services ---------------------------------------------------------------------------------------------
@@ -97,7 +111,7 @@ def standings_refresh_players(*, federation: Federation, player_ids: Iterable[in
     """
     ids = sorted(set(player_ids))
     # In parts, so that no query carries more parameters than the database takes (the lock is held).
-    return sum(_recompute(federation, ids[start : start + _PART]) for start in range(0, len(ids), _PART))
+    return sum(_recompute(federation, ids[start : start + _PART])[0] for start in range(0, len(ids), _PART))
 
 
 def standings_refresh_tournament(*, tournament_id: int) -> int:
@@ -114,23 +128,41 @@ def standings_refresh_tournament(*, tournament_id: int) -> int:
     return standings_refresh_players(federation=tournament.federation, player_ids=ids)
 
 
+@dataclass(frozen=True)
+class RebuildFigures:
+    """What one federation's rebuild did: standings computed, players whose standing changed."""
+
+    standings: int
+    players_changed: int
+
+
 @transaction.atomic
 def standings_rebuild(*, actor=None, federation: Federation | None = None) -> dict[str, int]:
     """Recompute every standing and season figure from the ledger (for one or every federation).
 
     Gives exactly what the incremental updates gave. The title register is kept (titles are never lost);
-    missing achievements are added. Audited as ``standings.rebuild``.
-    """
+    missing achievements are added. Audited as ``standings.rebuild``. Returns the standings written per
+    federation code (:func:`standings_rebuild_figures` tells more)."""
+    return {
+        code: figures.standings
+        for code, figures in standings_rebuild_figures(actor=actor, federation=federation).items()
+    }
+
+
+@transaction.atomic
+def standings_rebuild_figures(*, actor=None, federation: Federation | None = None) -> dict[str, RebuildFigures]:
+    """:func:`standings_rebuild`, returning per federation code what it did (:class:`RebuildFigures`)."""
     # Another connection may read for this one only while this transaction has written nothing of its own
     # (it would not see uncommitted awards). The rebuild itself writes no awards, and writes a federation's
     # stored rows only after the other connection has read them.
     apart = connection.vendor == "postgresql" and _nothing_written()
     federations = [federation] if federation is not None else list(Federation.objects.order_by("pk"))
-    written = {}
+    done = {}
     for fed in federations:
-        written[fed.code] = _recompute(fed, None, apart=apart)
-        audit_record(actor=actor, action="standings.rebuild", target=fed, payload={"standings": written[fed.code]})
-    return written
+        written, changed = _recompute(fed, None, apart=apart)
+        done[fed.code] = RebuildFigures(standings=written, players_changed=changed)
+        audit_record(actor=actor, action="standings.rebuild", target=fed, payload={"standings": written})
+    return done
 
 
 @transaction.atomic

@@ -138,20 +138,29 @@ def _own_kinds(info: SchemeInfo) -> slice:
 
 
 def _season_sums(
-    federation: Federation, player_ids: Sequence[int] | None, players: tuple[int | None, int | None] = (None, None)
+    federation: Federation,
+    player_ids: Sequence[int] | None,
+    players: tuple[int | None, int | None] = (None, None),
+    seasons: Sequence[int] | None = None,
 ) -> tuple[str, list]:
     """SQL of the season sums of the scope, in one GROUP BY over the ledger: ``player_id, season``, one
     column per point kind of the scheme (``bp, sp, gp`` or ``black, red, master``), ``last_award_on`` and
     ``award_count``. The incremental update and both rebuild paths all start from this query.
 
     The scope is ``player_ids`` (``None``: everyone), narrowed to the player ids from ``players[0]``
-    (inclusive) to ``players[1]`` (exclusive) where those are given (a part of the rebuild)."""
+    (inclusive) to ``players[1]`` (exclusive) where those are given (a part of the rebuild), and to the
+    awards dated in ``seasons`` where those are given (the seasons a rebuild could not prove right)."""
     info = scheme_of(federation)
     awards = Award.objects.filter(federation=federation)
     bounds = awards.aggregate(first=Min("awarded_on"), last=Max("awarded_on"))  # two probes of the date index
     if player_ids is not None:
         awards = awards.filter(player_id__in=player_ids)
     awards = _between(awards, players)
+    if seasons is not None:
+        dated = Q(pk__in=[])
+        for season in seasons:
+            dated |= Q(awarded_on__range=info.season_dates(season))
+        awards = awards.filter(dated)
     sums = {kind.lower(): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in info.kinds}
     grouped = (
         awards.annotate(season=_season_expression(info, bounds["first"], bounds["last"]))

@@ -21,7 +21,7 @@ def test_a_club_page_hides_the_name_of_a_player_who_asked(client, world):
 
 def test_home_page_and_language_switch(client, world):
     assert client.get("/").status_code == 200
-    response = client.post(reverse("set_language"), {"language": "da", "next": "/"})
+    response = client.get(reverse("federation:language"), {"language": "da", "next": "/"})
     assert response.status_code == 302
     assert client.cookies["django_language"].value == "da"
 

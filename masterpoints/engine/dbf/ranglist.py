@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -118,6 +118,14 @@ def ranking_figure(
         sums[period] += hundredths
         if oldest[period] is None or registered < oldest[period]:
             oldest[period] = registered
+    return figure_of_periods(sums, oldest, rule)
+
+
+def figure_of_periods(
+    sums: Sequence[int], oldest: Sequence[datetime.date | None], rule: RankingListRule = DBF_RANKING_LIST
+) -> RankingFigure:
+    """The figure from each period's hundredths of MP and its oldest counted day (``None``: no day), newest
+    period first, as :func:`ranking_figure` sums them (the standings read them so from the database)."""
     scaled = sum(multiplier * amount for multiplier, amount in zip(rule.multipliers, sums, strict=True))
     changes = [first_day_in_period(day, period + 1) for period, day in enumerate(oldest) if day is not None]
     return RankingFigure(Fraction(scaled, rule.denominator), min(changes) if changes else None)

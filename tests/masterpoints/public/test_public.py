@@ -8,7 +8,6 @@ import datetime
 import io
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 from openpyxl import load_workbook
 
@@ -22,14 +21,6 @@ from tests.factories import make_player, pairs_from_numbers, post_award, usebio_
 
 DAY = datetime.date(2025, 3, 4)
 NUMBERS = [str(40001 + i) for i in range(24)]
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    """Cached rankings live in the process; a test must not see another test's pages."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def add_player(world, number, *, fed=None, club=None, last="Hansen", **fields):

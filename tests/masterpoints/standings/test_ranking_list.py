@@ -191,3 +191,62 @@ def test_the_daily_task_rolls_the_lists_of_the_federations_that_have_one_d_q59(w
     RankingListEntry.objects.all().delete()
     ranking_list_refresh(world.dbf, None)
     assert figures.get(player=world.player) == rolled
+
+
+def test_the_database_sums_per_period_give_the_engines_day_by_day_figure_d_q59(world):
+    """Issue 16: the ranking list's sums per player and period are read from the database, the engine
+    weights them (``figure_of_periods``). On random ledgers (days on the periods' edges and around 29
+    February, reversals registered later, days that cancel out, robot tournaments, opening balances, an
+    entry registered after today) every stored figure and change day equals the engine's ``ranking_figure``
+    over the same player's registration days."""
+    import random
+
+    from django.db.models import F, Sum
+    from django.db.models.functions import Coalesce, TruncDate
+
+    from masterpoints.engine.dbf.ranglist import ranking_figure
+    from masterpoints.standings.ranking_list import ranking_list_rows
+
+    today = D(2028, 3, 1)
+    rng = random.Random(59)
+    robot = make_tournament(world.dbf, world.club_a, key="robot-59", day=D(2027, 5, 1), robots=True)
+    played = make_tournament(world.dbf, world.club_a, key="played-59", day=D(2027, 5, 1))
+    edges = [D(2025, 3, 1), D(2025, 3, 2), D(2026, 2, 28), D(2026, 3, 1), D(2026, 3, 2), D(2027, 2, 28)]
+    edges += [D(2027, 3, 1), D(2027, 3, 2), D(2028, 2, 29), today, D(2028, 3, 2)]
+    players = [make_player(world.dbf, f"59{index:02d}") for index in range(12)]
+    for player in players:
+        for _ in range(rng.randint(1, 9)):
+            day = rng.choice(edges) if rng.random() < 0.6 else D(2025, 1, 1) + datetime.timedelta(rng.randint(0, 1200))
+            kind, units = rng.choice(("BP", "SP", "GP")), rng.randint(1, 400)
+            choice = rng.random()
+            if choice < 0.15:
+                post(player, kind, units, day, source="result", tournament=robot)
+            elif choice < 0.3:
+                original = post(player, kind, units, day, source="result", tournament=played)
+                later = min(day + datetime.timedelta(rng.randint(0, 400)), today)
+                post(player, kind, -units, later, source="reversal", reverses=original, tournament=played)
+            elif choice < 0.4:
+                post(player, kind, units, day, source="transition")
+            elif choice < 0.5:
+                post(player, kind, units, day)
+                post(player, kind, -units, day, source="correction")  # the day cancels out
+            else:
+                post(player, kind, rng.choice((1, -1)) * units, day)
+    rows = ranking_list_rows(world.dbf, None, today)
+    counted = Award.objects.exclude(source="transition").exclude(tournament__robots=True)
+    counted = counted.exclude(reverses__tournament__robots=True)
+    days = (
+        counted.annotate(registered=TruncDate(Coalesce(F("reverses__created_at"), F("created_at"))))
+        .values("player_id", "registered")
+        .annotate(hundredths=Sum("units"))
+        .order_by()
+    )
+    by_player: dict[int, list] = {}
+    for row in days:
+        by_player.setdefault(row["player_id"], []).append((row["registered"], row["hundredths"]))
+    expected = {}
+    for player_id, registered in by_player.items():
+        figure = ranking_figure(registered, today)
+        if figure.hundredths:
+            expected[player_id] = (int(figure.hundredths * 11), figure.changes_on)
+    assert rows == expected and len(rows) >= 8

@@ -1,0 +1,189 @@
+"""Fingerprints that let the nightly rebuild prove stored standings right without regrouping the ledger
+(issue 16; PostgreSQL, :mod:`masterpoints.standings.rebuild`).
+
+The rebuild compares everything it derives with what is stored and writes only the differences. Once it
+has done so for a season, the season's rows are right, and they stay right as long as neither the ledger
+rows of that season nor the stored rows change. So it records, per season, a fingerprint of each side
+(:class:`~masterpoints.models.StandingsProof`); the next night one pass over the ledger with a handful of
+groups (its dates) and one over the season rows give today's fingerprints, and only the seasons whose
+fingerprints differ from the recorded ones (a day's uploads, a stored row changed by hand or by a fault, a
+ledger row changed) are regrouped by player and repaired. The same holds for the standings (derived from
+all seasons, the title register and the rule sets) and for DBf's ranking list (derived from the whole
+ledger, the robot tournaments and the day; it is right until its first ``changes_on``, D-Q59).
+
+A fingerprint is a digest of exact integer sums over the rows: the count, the sum of ids and sums of the
+values that matter, each weighted by a number drawn from the player id, so that moving points between two
+players or two kinds changes it. The code that derives the rows is part of every fingerprint too
+(:func:`code_digest`): a release that changes how standings are computed makes the next rebuild verify
+everything once. A proof is only ever written by the rebuild, in its own transaction, after the rows are
+right; the incremental update leaves proofs alone (its changes make the fingerprints differ, and the next
+rebuild checks what it did).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import importlib.util
+from collections.abc import Iterable
+from functools import cache
+
+from django.db import connection, models
+
+from federation.models import Federation, RuleSet
+from federation.schemes import scheme_of
+from masterpoints.models import Award, RankingListEntry, SeasonStanding, Standing, StandingsProof, TitleAchievement
+from masterpoints.standings.sums import _SEASON_COLUMNS, _STANDING_COLUMNS
+from tournaments.models import Tournament
+
+#: The modules whose code the stored rows are computed by (:func:`code_digest`).
+DERIVING_MODULES = (
+    "masterpoints.standings.sums",
+    "masterpoints.standings.ladders",
+    "masterpoints.standings.ranking_list",
+    "masterpoints.engine.ladders",
+    "masterpoints.engine.dbf.titles",
+    "masterpoints.engine.dbf.ranglist",
+    "masterpoints.engine.hbs.categories",
+    "federation.schemes",
+    "federation.rulesets",
+)
+#: The weight of a player's values in a fingerprint: a number from 1 to this, drawn from the id.
+_WEIGHTS = 65521
+STANDINGS = "standings"
+RANKING_LIST = "ranking list"
+
+
+def season_scope(season: int) -> str:
+    return f"season {season}"
+
+
+def _weight(column: str = "player_id") -> str:
+    return f"(mod({column}, {_WEIGHTS}) + 1)"
+
+
+def digest(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:40]
+
+
+@cache
+def code_digest() -> str:
+    """A digest of the source of :data:`DERIVING_MODULES` (read once per process)."""
+    sha = hashlib.sha256()
+    for name in DERIVING_MODULES:
+        with open(importlib.util.find_spec(name).origin, "rb") as source:
+            sha.update(source.read())
+    return sha.hexdigest()[:40]
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _rows(sql: str, params: Iterable) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(params))
+        return cursor.fetchall()
+
+
+def ledger_seasons(federation: Federation) -> dict[int, str]:
+    """Season → fingerprint of the federation's ledger rows of that season: one pass grouped by date (a few
+    thousand groups), the dates folded into seasons here (the scheme's ``season_of``, § 451C / the calendar
+    year). It covers every column a derived row depends on: player, kind, units, date, registration time
+    (titles' days, the ranking list), tournament (robots) and the reversed award."""
+    rows = _rows(
+        f"SELECT awarded_on, COUNT(*), SUM(id), SUM(units::bigint * {_weight()} * ascii(kind)), "  # noqa: S608
+        "SUM(date_part('epoch', created_at)::bigint), "
+        "SUM(COALESCE(tournament_id, 0) + 3 * COALESCE(reverses_id, 0)) "
+        f"FROM {_table(Award)} WHERE federation_id = %s GROUP BY awarded_on",
+        [federation.pk],
+    )
+    info = scheme_of(federation)
+    sums: dict[int, list[int]] = {}
+    for day, *values in rows:
+        total = sums.setdefault(info.season_of(day), [0] * len(values))
+        for index, value in enumerate(values):
+            total[index] += int(value)
+    return {season: digest(code_digest(), *values) for season, values in sums.items()}
+
+
+def _sums_of(model, columns: Iterable[str]) -> str:
+    """SQL of one weighted sum per column of ``model`` (a date as days since 2000, text by its hash, a big
+    number modulo a prime), after ``COUNT(*)``: the fingerprint's numbers."""
+    sums = ["COUNT(*)"]
+    for name in columns:
+        field = model._meta.get_field(name)
+        value = field.column
+        if isinstance(field, models.DateField):
+            value = f"COALESCE({value} - DATE '2000-01-01', -1)"
+        elif isinstance(field, models.CharField):
+            value = f"hashtext({value})"
+        elif isinstance(field, models.BigIntegerField):
+            value = f"mod({value}, 1000003)"
+        sums.append(f"SUM({value}::bigint * {_weight()})")
+    return ", ".join(sums)
+
+
+def _federation_rows(model, columns: Iterable[str], federation: Federation) -> tuple:
+    (row,) = _rows(
+        f"SELECT {_sums_of(model, columns)} FROM {_table(model)} WHERE federation_id = %s",  # noqa: S608
+        [federation.pk],
+    )
+    return tuple(int(value or 0) for value in row)
+
+
+def season_rows(federation: Federation, seasons: Iterable[int] | None = None) -> dict[int, str]:
+    """Season → fingerprint of the stored season rows (every column), for ``seasons`` (``None``: all)."""
+    columns = [column for column in _SEASON_COLUMNS if column not in ("federation_id", "season")]
+    sql = f"SELECT season, {_sums_of(SeasonStanding, columns)} FROM {_table(SeasonStanding)} WHERE federation_id = %s"  # noqa: S608
+    params: list = [federation.pk]
+    if seasons is not None:
+        chosen = sorted(seasons)
+        if not chosen:
+            return {}
+        sql += f" AND season IN ({', '.join(['%s'] * len(chosen))})"
+        params += chosen
+    rows = _rows(sql + " GROUP BY season", params)
+    return {season: digest(*(int(value or 0) for value in values)) for season, *values in rows}
+
+
+def standings_rows(federation: Federation) -> str:
+    """A fingerprint of the federation's stored standings (every column)."""
+    return digest(*_federation_rows(Standing, [c for c in _STANDING_COLUMNS if c != "federation_id"], federation))
+
+
+def standings_sources(federation: Federation, ledger: dict[int, str]) -> str:
+    """A fingerprint of what the standings are derived from besides the seasons' ledger (``ledger``): the
+    title register (a title once registered is never lost, § 404, H-2) and the federation's rule sets."""
+    register = _federation_rows(TitleAchievement, ("id", "player", "rung", "title", "stars", "reached_on"), federation)
+    rules = RuleSet.objects.filter(federation=federation).order_by("pk")
+    return digest(sorted(ledger.items()), register, repr(list(rules.values_list("pk", "valid_from", "payload"))))
+
+
+def ranking_entries(federation: Federation) -> str:
+    """A fingerprint of the federation's stored ranking list (every column)."""
+    return digest(*_federation_rows(RankingListEntry, ("player", "score", "changes_on"), federation))
+
+
+def ranking_sources(federation: Federation, ledger: dict[int, str]) -> str:
+    """A fingerprint of what the ranking list is derived from: the whole ledger (an award counts by its
+    registration day, whatever its date, D-Q57) and which tournaments were played against robots (D-Q58)."""
+    robots = Tournament.objects.filter(federation=federation, robots=True).order_by("pk")
+    return digest(sorted(ledger.items()), list(robots.values_list("pk", flat=True)))
+
+
+def recorded(federation: Federation) -> dict[str, tuple[str, str, datetime.date]]:
+    """Scope → (sources' fingerprint, rows' fingerprint, the day proven) as the last rebuild recorded them."""
+    rows = StandingsProof.objects.filter(federation=federation).values_list("scope", "sources", "rows", "proven_on")
+    return {scope: (sources, stored, day) for scope, sources, stored, day in rows}
+
+
+def record(federation: Federation, proofs: dict[str, tuple[str, str]], today: datetime.date, *, keep: Iterable[str]):
+    """Record ``proofs`` (scope → (sources, rows)) as proven on ``today``; every other recorded scope that
+    is not in ``keep`` is dropped (a season with no rows left)."""
+    kept = set(keep) | set(proofs)
+    StandingsProof.objects.filter(federation=federation).exclude(scope__in=kept).delete()
+    for scope, (sources, stored) in proofs.items():
+        StandingsProof.objects.update_or_create(
+            federation=federation, scope=scope, defaults={"sources": sources, "rows": stored, "proven_on": today}
+        )

@@ -1,0 +1,108 @@
+"""Issue 16: anonymous readers get the rankings and a player's page whole from the cache, answered by ETag
+with 304, marked for proxies; the page holds nothing of one reader; a standings change shows at once; a
+logged-in reader's page is never one kept for anonymous readers (masterpoints.public.page_cache)."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from masterpoints.standings.services import standings_refresh_players
+from tests.factories import make_player, post_award
+
+
+def player_page(player) -> str:
+    return reverse("public:player", args=[player.federation.code, player.number])
+
+
+def rankings(world) -> str:
+    return f"{reverse('public:rankings')}?federation={world.dbf.pk}"
+
+
+def paid(player, units: int) -> None:
+    post_award(player, "BP", units)
+    standings_refresh_players(federation=player.federation, player_ids=[player.pk])
+
+
+def test_an_anonymous_page_is_served_whole_from_the_cache_with_no_query_and_no_csrf_token(client, world):
+    paid(world.player, 300)
+    for address in (player_page(world.player), rankings(world)):
+        first = client.get(address)
+        assert first.status_code == 200
+        assert "csrfmiddlewaretoken" not in first.content.decode()
+        assert not first.cookies  # nothing set for one reader
+        with CaptureQueriesContext(connection) as queries:
+            again = client.get(address)
+        assert len(queries) == 0, [q["sql"] for q in queries]
+        assert again.content == first.content and again["ETag"] == first["ETag"]
+        control = again["Cache-Control"]
+        assert "public" in control and "s-maxage=30" in control and "max-age=0" in control
+        assert "Accept-Language" in again["Vary"] and "Cookie" in again["Vary"]
+
+
+def test_a_conditional_request_is_answered_304_until_the_standings_change(client, world):
+    paid(world.player, 300)
+    address = player_page(world.player)
+    etag = client.get(address)["ETag"]
+    unchanged = client.get(address, HTTP_IF_NONE_MATCH=etag)
+    assert unchanged.status_code == 304 and unchanged.content == b"" and unchanged["ETag"] == etag
+    paid(world.player, 200)  # the standings version rises in the update's transaction
+    changed = client.get(address, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert "500" in changed.content.decode().split('class="balances"', 1)[1].split("</dl>", 1)[0]
+
+
+def test_a_cached_rankings_page_shows_a_new_award_at_once(client, world):
+    newcomer = make_player(world.dbf, "4242", last="Nykommer", club=world.club_a)
+    assert "Nykommer" not in client.get(rankings(world)).content.decode()
+    paid(newcomer, 900)
+    assert "Nykommer" in client.get(rankings(world)).content.decode()
+
+
+def test_each_language_has_its_own_page(client, world):
+    address = player_page(world.player)
+    client.cookies["django_language"] = "da"
+    danish = client.get(address)
+    client.cookies["django_language"] = "en"
+    english = client.get(address)
+    assert danish["Content-Language"] == "da" and english["Content-Language"] == "en"
+    assert danish["ETag"] != english["ETag"] and danish.content != english.content
+
+
+def test_a_logged_in_reader_never_gets_the_anonymous_page_nor_leaves_theirs(client, world, personas):
+    address = player_page(world.player)
+    anonymous = client.get(address)
+    client.force_login(personas.director_a)
+    mine = client.get(address, HTTP_IF_NONE_MATCH=anonymous["ETag"])
+    assert mine.status_code == 200 and "Log out" in mine.content.decode() and "ETag" not in mine
+    client.logout()
+    client.cookies.pop("sessionid", None)
+    again = client.get(address)
+    assert "Log out" not in again.content.decode() and "Log in" in again.content.decode()
+
+
+def test_an_unknown_federation_or_player_is_not_kept(client, world):
+    assert client.get("/players/nosuch/1/").status_code == 404
+    assert client.get(reverse("public:player", args=["dbf", "99999"])).status_code == 404
+    make_player(world.dbf, "99999", last="Sent")
+    assert client.get(reverse("public:player", args=["dbf", "99999"])).status_code == 200
+
+
+def test_the_language_switch_is_a_link_that_sets_the_readers_cookie(client, world):
+    body = client.get("/").content.decode()
+    form = body.split('class="lang-switch"', 1)[0].rsplit("<form", 1)[1]
+    assert 'method="get"' in form and reverse("federation:language") in form
+    response = client.get(reverse("federation:language"), {"language": "hr", "next": rankings(world)})
+    assert response.status_code == 302 and response.url == rankings(world)
+    assert client.cookies["django_language"].value == "hr"
+    assert client.get(rankings(world))["Content-Language"] == "hr"
+
+
+def test_the_language_switch_refuses_an_unknown_language_and_a_foreign_next(client, world):
+    refused = client.get(reverse("federation:language"), {"language": "xx"})
+    assert refused.status_code == 400
+    assert "en (English)" in refused.content.decode() and "da (Danish)" in refused.content.decode()
+    away = client.get(reverse("federation:language"), {"language": "da", "next": "https://evil.example/"})
+    assert away.status_code == 302 and away.url == "/"
+    assert client.post(reverse("federation:language"), {"language": "da"}).status_code == 405
