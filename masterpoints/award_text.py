@@ -8,8 +8,7 @@ otherwise the sentence names B alone (it is never false for an older rule set).
 
 The first sentence says how the tournament's scale works, the second what the reader got and why. The same
 text is shown on the player's page, the tournament's page, the upload's preview and the calculator: each
-renders ``masterpoints/award_explanation.html`` with :func:`explanation_context` (``{% explain %}`` in
-``masterpoints.templatetags.points``).
+shows :func:`explanation_block` (``{% explain %}`` in ``masterpoints.templatetags.points``).
 """
 
 from __future__ import annotations
@@ -18,6 +17,8 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -362,13 +363,21 @@ def _own_sentence(inputs: Mapping[str, str], got: str) -> str:
     return _("%(what)s: %(points)s.") % {"what": text[0].upper() + text[1:], "points": got}
 
 
-def explanation_context(explanation, kind: str, amount=None, *, source: str = "result", reason: str = "") -> dict:
-    """What ``masterpoints/award_explanation.html`` shows: the sentences, and the variable table (rule ids
-    and inputs with their meanings) behind a "details" toggle when the explanation has any."""
+def explanation_block(explanation, kind: str, amount=None, *, source: str = "result", reason: str = "") -> SafeString:
+    """The explanation as shown on every page: the sentences, and the variable table (rule ids and inputs
+    with their meanings) behind a "details" toggle when the explanation has any. Built in Python: a ledger
+    page shows a hundred of them (issue 16)."""
     stored = explanation if isinstance(explanation, Mapping) else {}
     table = explanation_html(stored, kind) if stored.get("rules") or stored.get("inputs") else ""
-    kind = _kind(stored, kind)
-    return {"sentences": award_sentences(stored, kind, amount, source=source, reason=reason), "table": table}
+    sentences = award_sentences(stored, _kind(stored, kind), amount, source=source, reason=reason)
+    details = (
+        format_html('<details class="why"><summary>{}</summary>{}</details>', _("details"), table) if table else ""
+    )
+    return format_html(
+        '<div class="award-why"><p class="why-sentence">{}</p>{}</div>',
+        format_html_join(" ", "{}", ((sentence,) for sentence in sentences)),
+        details,
+    )
 
 
 def _kind(explanation: Mapping, given: str) -> str:
@@ -382,7 +391,7 @@ def _kind(explanation: Mapping, given: str) -> str:
     return category if category in info.kinds else info.default_category
 
 
-def award_context(award) -> dict:
-    """:func:`explanation_context` of a ledger row (``masterpoints.models.Award``)."""
+def award_block(award) -> SafeString:
+    """:func:`explanation_block` of a ledger row (``masterpoints.models.Award``)."""
     explanation = award.explanation_data
-    return explanation_context(explanation, award.kind, award.amount, source=award.source, reason=award.reason)
+    return explanation_block(explanation, award.kind, award.amount, source=award.source, reason=award.reason)

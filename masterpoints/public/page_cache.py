@@ -41,9 +41,10 @@ PAGE_CACHE_SECONDS = 300
 
 def _anonymous(request: HttpRequest) -> bool:
     """Nothing of one reader can be on the page: a GET or HEAD without a session or a pending message (the
-    session is not even read), and not an export."""
+    session is not even read), and not an export nor a part of a page asked for by htmx."""
     return (
         request.method in ("GET", "HEAD")
+        and "HX-Request" not in request.headers
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
         and CookieStorage.cookie_name not in request.COOKIES
         and "export" not in request.GET

@@ -37,7 +37,6 @@ from masterpoints.models import (
     TitleAchievement,
 )
 from masterpoints.standings.ladders import LadderBook
-from masterpoints.standings.versions import VERSION_CACHE_SECONDS
 from office.access import is_secretariat
 from tournaments.models import Tournament
 
@@ -54,12 +53,17 @@ def federation_by_id(pk: int) -> Federation | None:
     return Federation.objects.filter(pk=pk).first()
 
 
+#: How long the default federation's id and a federation's id by code are kept in the cache (a new
+#: federation becomes the default within this time).
+FEDERATION_CACHE_SECONDS = 60
+
+
 def default_federation_id_cached() -> int | None:
     """:func:`default_federation_id` through the cache (0 there: no federation yet)."""
     pk = cache.get("federation-default")
     if pk is None:
         pk = default_federation_id() or 0
-        cache.set("federation-default", pk, VERSION_CACHE_SECONDS)
+        cache.set("federation-default", pk, FEDERATION_CACHE_SECONDS)
     return pk or None
 
 
@@ -71,7 +75,7 @@ def federation_id_by_code_cached(code: str) -> int | None:
     pk = cache.get(key)
     if pk is None:
         pk = Federation.objects.filter(code=code).values_list("pk", flat=True).first() or 0
-        cache.set(key, pk, VERSION_CACHE_SECONDS)
+        cache.set(key, pk, FEDERATION_CACHE_SECONDS)
     return pk or None
 
 

@@ -8,7 +8,6 @@ from html import escape
 from urllib.parse import quote
 
 import django_tables2 as tables
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format, number_format
 from django.utils.html import format_html
@@ -17,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import FALLBACK
 from federation.tables import BoundedPages
-from masterpoints.award_text import award_context
+from masterpoints.award_text import award_block
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.ranglist import shown_hundredths
 from masterpoints.explanations import explained
@@ -230,7 +229,9 @@ class AwardTable(BoundedPages, tables.Table):
     """A player's ledger: every award with what it is for and why it is this many points. Corrections,
     reversals and opening balances are marked as such, with their reason."""
 
-    default_page_size = 100
+    #: 25 newest first (D-Q55 sizes up to 200 on request): a phone shows them without endless scrolling,
+    #: and the page renders in a quarter of the time of a hundred explained rows (issue 16).
+    default_page_size = 25
 
     awarded_on = tables.DateColumn(verbose_name=_("Date"), orderable=False, short=True)
     what = tables.Column(accessor="pk", verbose_name=_("For"), orderable=False)
@@ -277,7 +278,7 @@ class AwardTable(BoundedPages, tables.Table):
         return mark_safe("".join(parts))  # noqa: S308 - every part went through format_html
 
     def render_why(self, record):
-        return render_to_string("masterpoints/award_explanation.html", award_context(record))
+        return award_block(record)
 
 
 def balances(info, row) -> list[tuple[str, str]]:

@@ -281,7 +281,7 @@ def player_page(request, code: str, number: str):
     own = request.user.is_authenticated and player.user_id == request.user.pk
     see_hidden = own or selectors.can_see_hidden(request.user, federation)
     awards = AwardTable(selectors.player_awards(player))
-    RequestConfig(request, paginate={"per_page": 100}).configure(awards)
+    RequestConfig(request, paginate={"per_page": AwardTable.default_page_size}).configure(awards)
     info = federation.scheme_info
     season = info.season_of(selectors.today())
     achievements = selectors.player_achievements(player)

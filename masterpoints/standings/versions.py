@@ -16,11 +16,11 @@ def standings_version(federation_id: int) -> str:
     return f"{row[0]}-{row[1].timestamp():.6f}" if row else "0"
 
 
-#: How long a federation's id (by code, or the default one) and a version read from the database are kept
-#: in the cache. A standings change deletes its federation's version at once and again at commit
-#: (:func:`forget_standings_version`); this bounds how long a version read in the very moment of a commit
-#: could be kept after it.
-VERSION_CACHE_SECONDS = 10
+#: How long a version is kept in the cache. A standings change sets the new version at its commit
+#: (:func:`forget_standings_version`), so a kept version is never older than the last commit but in one
+#: case: two changes of one federation committing so close together that the earlier one's process sets
+#: its version after the later one's; this bounds how long that could last.
+VERSION_CACHE_SECONDS = 60
 
 
 def _version_key(federation_id: int) -> str:
@@ -29,7 +29,8 @@ def _version_key(federation_id: int) -> str:
 
 def standings_version_cached(federation_id: int) -> str:
     """:func:`standings_version` through the cache, so that a page served whole from the cache costs no
-    query (:mod:`masterpoints.public.page_cache`)."""
+    query (:mod:`masterpoints.public.page_cache`). A reader only adds a version it read where none is kept,
+    so it never overwrites the one a commit set."""
     key = _version_key(federation_id)
     version = cache.get(key)
     if version is None:
@@ -39,8 +40,10 @@ def standings_version_cached(federation_id: int) -> str:
 
 
 def forget_standings_version(federation_id: int) -> None:
-    """Drop the cached version of a federation whose standings change: now (this connection sees its own
-    change) and after the commit (readers in between read the old version from the database)."""
+    """Called by the change that raises the version, in its transaction: the kept version goes now (this
+    connection then reads its own, new one), and the new one is set when the change commits (until then,
+    readers elsewhere rightly keep reading the old one)."""
     key = _version_key(federation_id)
     cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key))
+    version = standings_version(federation_id)
+    transaction.on_commit(lambda: cache.set(key, version, VERSION_CACHE_SECONDS))

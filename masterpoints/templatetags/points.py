@@ -17,7 +17,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from masterpoints.award_text import award_context, explanation_context
+from masterpoints.award_text import award_block, explanation_block
 from masterpoints.engine_text import reason_text, translated
 from masterpoints.explanations import explanation_html
 from masterpoints.numbers import kind_label, shown_amount, shown_units
@@ -67,10 +67,10 @@ def why(explanation, kind_or_scheme: str):
     return explanation_html(explanation, kind_or_scheme)
 
 
-@register.inclusion_tag("masterpoints/award_explanation.html")
+@register.simple_tag
 def explain(award_or_explanation, kind: str = "", amount=None):
     """``{% explain award %}`` for a ledger row, ``{% explain explanation kind amount %}`` for an award not
     posted yet (the preview) or a calculator's scale (no amount): the same sentences on every page (issue 18)."""
     if kind:
-        return explanation_context(award_or_explanation, kind, amount)
-    return award_context(award_or_explanation)
+        return explanation_block(award_or_explanation, kind, amount)
+    return award_block(award_or_explanation)

@@ -142,20 +142,25 @@ def title_rank(balance: Balance, rules: DbfRuleSet = DBF_2023) -> int:
     return rank
 
 
+def _reaches(balance: Balance, target_rank: int, rules: DbfRuleSet) -> bool:
+    """``title_rank(balance) >= target_rank``, without judging the rungs below the target."""
+    return any(holds(rung, balance, rules) for rung in rules.titles[target_rank - 1 :])
+
+
 def missing_units(balance: Balance, kind: str, target_rank: int, rules: DbfRuleSet = DBF_2023) -> int | None:
     """The least whole units of ``kind`` alone that bring ``balance`` to ``target_rank`` or higher, or
     ``None``. Each condition is monotone in each balance, so a doubling then halving search is exact."""
-    if title_rank(balance, rules) >= target_rank:
+    if _reaches(balance, target_rank, rules):
         return 0
     high = 1
-    while title_rank(balance.plus(kind, high), rules) < target_rank:
+    while not _reaches(balance.plus(kind, high), target_rank, rules):
         high *= 2
         if high > _SEARCH_LIMIT:
             return None
     low = high // 2  # fails (or is 0, which fails)
     while high - low > 1:
         mid = (low + high) // 2
-        if title_rank(balance.plus(kind, mid), rules) >= target_rank:
+        if _reaches(balance.plus(kind, mid), target_rank, rules):
             high = mid
         else:
             low = mid

@@ -106,3 +106,38 @@ def test_the_language_switch_refuses_an_unknown_language_and_a_foreign_next(clie
     away = client.get(reverse("federation:language"), {"language": "da", "next": "https://evil.example/"})
     assert away.status_code == 302 and away.url == "/"
     assert client.post(reverse("federation:language"), {"language": "da"}).status_code == 405
+
+
+def test_a_version_read_just_before_a_commit_does_not_outlive_it(client, world, django_capture_on_commit_callbacks):
+    """A reader elsewhere that read the old version from the database while an update was committing, and
+    kept it in the cache, must not keep serving the old pages: the commit sets the new version."""
+    from django.core.cache import cache
+
+    from masterpoints.standings.versions import _version_key, standings_version, standings_version_cached
+
+    paid(world.player, 300)
+    old = standings_version_cached(world.dbf.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        post_award(world.player, "BP", 200)
+        standings_refresh_players(federation=world.dbf, player_ids=[world.player.pk])
+    cache.add(_version_key(world.dbf.pk), old)  # the other reader: read before the commit, kept after it
+    assert standings_version_cached(world.dbf.pk) == standings_version(world.dbf.pk) != old
+    page = client.get(player_page(world.player)).content.decode()
+    assert "500" in page.split('class="balances"', 1)[1].split("</dl>", 1)[0]
+
+
+def test_a_players_ledger_shows_the_25_newest_awards_a_page_and_more_on_request_d_q55(client, world):
+    """Issue 16 with D-Q55: the ledger's first page holds the 25 newest awards (a phone's page, rendered in a
+    quarter of the time of a hundred); the next page and ``?per_page=`` (one of the offered sizes) show
+    the rest."""
+    import datetime
+
+    for day in range(30):
+        post_award(world.player, "BP", 1 + day, day=datetime.date(2025, 1, 1) + datetime.timedelta(days=day))
+    standings_refresh_players(federation=world.dbf, player_ids=[world.player.pk])
+
+    def rows(**query) -> int:
+        body = client.get(player_page(world.player), query).content.decode()
+        return body.split('class="table awards"', 1)[1].split("<tbody", 1)[1].split("</tbody>", 1)[0].count("<tr")
+
+    assert rows() == 25 and rows(page=2) == 5 and rows(per_page=100) == 30 and rows(per_page=7) == 25
