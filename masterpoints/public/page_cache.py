@@ -6,8 +6,9 @@ pending message: nothing of one reader is on the page; the language switch is a 
 page carries no CSRF token) the whole response is kept in the cache under the path, the query, the
 language, today's date and the federation's standings version, and served as bytes:
 
-- ``ETag`` is that key, so a browser or a proxy asking again with ``If-None-Match`` gets ``304 Not
-  Modified`` (Django's :func:`~django.utils.cache.get_conditional_response`) without the page being read;
+- ``ETag`` is a digest of the page's bytes, so a browser or a proxy asking again with ``If-None-Match``
+  gets ``304 Not Modified`` (Django's :func:`~django.utils.cache.get_conditional_response`) while the kept
+  page is the one it holds, and the new page once anything on it changed (a name, a release's template);
 - ``Cache-Control: public, max-age=0, s-maxage=PUBLIC_PROXY_SECONDS, must-revalidate``: a reverse proxy or
   CDN may serve the page for that many seconds (it varies by ``Accept-Language`` and ``Cookie``, which
   choose the language), a browser asks again each time and is answered by the ETag.
@@ -15,13 +16,18 @@ language, today's date and the federation's standings version, and served as byt
 A standings change raises the version (:func:`masterpoints.standings.services._bump`), which changes every
 key of the federation, so a confirmed upload shows at once; changes to the register (a new name, a club
 membership) show within :data:`PAGE_CACHE_SECONDS`, as the rankings' cached table always did. A logged-in
-reader's page is rendered for them (the rankings around their cached table).
+reader's page is rendered for them (the rankings around their cached table) and marked for no cache to
+keep.
+
+Only addresses whose parameters the page reads are kept (and only its first :data:`KEPT_PAGES` pages), so
+that made-up parameters cannot fill the cache; it should still be bounded itself (Redis ``maxmemory`` with
+an LRU policy, see the README).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import wraps
 from urllib.parse import urlencode
 
@@ -29,14 +35,21 @@ from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
-from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.cache import (
+    add_never_cache_headers,
+    get_conditional_response,
+    patch_cache_control,
+    patch_vary_headers,
+)
 from django.utils.translation import get_language
 
 from masterpoints.public import selectors
-from masterpoints.standings.versions import standings_version_cached
+from masterpoints.standings.versions import version_key, version_read
 
 #: How long a whole page is kept (the same bound as the rankings' cached table).
 PAGE_CACHE_SECONDS = 300
+#: Pages of a list beyond this one are rendered for each reader, not kept.
+KEPT_PAGES = 20
 
 
 def _anonymous(request: HttpRequest) -> bool:
@@ -47,78 +60,101 @@ def _anonymous(request: HttpRequest) -> bool:
         and "HX-Request" not in request.headers
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
         and CookieStorage.cookie_name not in request.COOKIES
-        and "export" not in request.GET
     )
 
 
-def page_key(request: HttpRequest, federation_id: int) -> str:
-    """The page's key and ETag: its path and query (in a fixed order), the language, today and the
-    federation's standings version."""
-    query = urlencode(sorted(request.GET.lists()), doseq=True)
-    version = standings_version_cached(federation_id)
-    parts = (request.path, query, get_language(), selectors.today().isoformat(), str(federation_id), version)
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:40]
+def _kept_address(request: HttpRequest, parameters: frozenset[str]) -> bool:
+    """Every parameter is one the page reads, each once, and the page number is one of the first pages."""
+    query = request.GET
+    if not set(query) <= parameters or any(len(values) > 1 for _name, values in query.lists()):
+        return False
+    page = query.get("page", "1")
+    return page.isdecimal() and 1 <= int(page) <= KEPT_PAGES
 
 
-def _headers(response: HttpResponse, etag: str) -> HttpResponse:
+def _slot(request: HttpRequest, handle: str) -> str:
+    """Where the page is kept: its path and query (in a fixed order), the language, today and the
+    federation's handle (the version is kept with the page)."""
+    query = urlencode(sorted(request.GET.items()))
+    parts = (request.path, query, get_language(), selectors.today().isoformat(), handle)
+    return "page:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()[:40]
+
+
+def _public(response: HttpResponse, etag: str) -> HttpResponse:
     response["ETag"] = etag
     patch_cache_control(response, public=True, max_age=0, s_maxage=settings.PUBLIC_PROXY_SECONDS, must_revalidate=True)
     patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
 
 
+def _private(response: HttpResponse) -> HttpResponse:
+    """A page rendered for one reader: no proxy may keep it, even one that ignores ``Vary: Cookie``."""
+    if not response.has_header("Cache-Control"):
+        add_never_cache_headers(response)
+    return response
+
+
 def _keepable(request: HttpRequest, response: HttpResponse) -> bool:
-    """A complete 200 page that set no cookie and asked for no CSRF cookie (no token on it)."""
+    """A complete 200 page of a GET that set no cookie and asked for no CSRF cookie (no token on it)."""
     return (
-        response.status_code == 200
+        request.method == "GET"
+        and response.status_code == 200
         and not response.streaming
         and not response.cookies
         and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
     )
 
 
-def anonymous_page_cache(federation_of: Callable[..., int | None]):
+def anonymous_page_cache(federation_of: Callable[..., str | None], parameters: Iterable[str]):
     """Serve the view's page to anonymous readers from the cache (see the module). ``federation_of(request,
-    *args, **kwargs)`` names the federation whose standings the page shows (``None``: do not cache, e.g. an
-    unknown federation, which the view answers itself)."""
+    *args, **kwargs)`` gives the handle of the federation whose standings the page shows
+    (:mod:`masterpoints.standings.versions`; ``None``: do not keep, the view answers as for anyone);
+    ``parameters``: the query parameters the page reads."""
+    known = frozenset(parameters)
 
     def decorator(view):
         @wraps(view)
         def wrapped(request: HttpRequest, *args, **kwargs):
-            federation_id = federation_of(request, *args, **kwargs) if _anonymous(request) else None
-            if federation_id is None:
-                return view(request, *args, **kwargs)
-            key = page_key(request, federation_id)
-            etag = f'"{key}"'
-            unchanged = get_conditional_response(request, etag=etag)
-            if unchanged is not None:
-                return _headers(unchanged, etag)
-            stored = cache.get(f"page:{key}")
-            if stored is not None:
-                content, content_type = stored
-                return _headers(HttpResponse(content, content_type=content_type), etag)
+            keep = _anonymous(request) and _kept_address(request, known)
+            handle = federation_of(request, *args, **kwargs) if keep else None
+            if handle is None:
+                return _private(view(request, *args, **kwargs))
+            slot = _slot(request, handle)
+            found = cache.get_many([version_key(handle), slot])  # one round trip for a kept page
+            version = found.get(version_key(handle)) or version_read(handle)
+            if version is None:  # no such federation: the view says so
+                return _private(view(request, *args, **kwargs))
+            stored = found.get(slot)
+            if stored is not None and stored[0] == version:
+                _version, content, content_type, etag = stored
+                unchanged = get_conditional_response(request, etag=etag)
+                if unchanged is not None:
+                    return _public(unchanged, etag)
+                return _public(HttpResponse(content, content_type=content_type), etag)
             response = view(request, *args, **kwargs)
             if hasattr(response, "render") and callable(response.render):
                 response = response.render()
-            if request.method != "GET" or not _keepable(request, response):
-                return response
-            cache.set(f"page:{key}", (response.content, response["Content-Type"]), PAGE_CACHE_SECONDS)
-            return _headers(response, etag)
+            if not _keepable(request, response):
+                return _private(response)
+            etag = f'"{hashlib.sha256(response.content).hexdigest()[:40]}"'
+            cache.set(slot, (version, response.content, response["Content-Type"], etag), PAGE_CACHE_SECONDS)
+            unchanged = get_conditional_response(request, etag=etag)  # rendered again, and the same
+            return _public(unchanged if unchanged is not None else response, etag)
 
         return wrapped
 
     return decorator
 
 
-def rankings_federation(request: HttpRequest, *args, **kwargs) -> int | None:
-    """The rankings' federation: ``?federation=`` (an id) or the default one; anything else is not cached
+def rankings_federation(request: HttpRequest, *args, **kwargs) -> str | None:
+    """The rankings' federation: ``?federation=`` (an id) or the default one; anything else is not kept
     (the view refuses or falls back as it does for everyone)."""
     raw = request.GET.get("federation", "")
     if not raw:
-        return selectors.default_federation_id_cached()
-    return int(raw) if raw.isdecimal() and len(raw) <= 9 else None
+        return "default"
+    return f"id:{int(raw)}" if raw.isdecimal() and len(raw) <= 9 else None
 
 
-def player_federation(request: HttpRequest, code: str, number: str) -> int | None:
-    """A player's page: the federation its address names (an unknown code is not cached)."""
-    return selectors.federation_id_by_code_cached(code)
+def player_federation(request: HttpRequest, code: str, number: str) -> str | None:
+    """A player's page: the federation its address names."""
+    return f"code:{code}"

@@ -25,7 +25,9 @@ urlpatterns = [
     # Player numbers are unique per federation, so a player's address names both.
     path(
         "rankings/",
-        page_cache.anonymous_page_cache(page_cache.rankings_federation)(views.RankingListView.as_view()),
+        page_cache.anonymous_page_cache(page_cache.rankings_federation, parameters=views.RANKINGS_PARAMETERS)(
+            views.RankingListView.as_view()
+        ),
         name="rankings",
     ),
     path("rankings/ranking-list/", views.RankingListEntryListView.as_view(), name="ranking_list"),

@@ -63,6 +63,10 @@ RANKINGS_CACHE_SECONDS = 300
 EXPORT_MAX_ROWS = 10_000
 
 
+#: The query parameters the rankings read: the filters, the page, the order and the page size.
+RANKINGS_PARAMETERS = (*StandingFilter.base_filters, "page", "sort", "per_page")
+
+
 class RankingListView(SingleTableMixin, FilterView):
     """``/rankings/``: the list of one federation, filtered, sorted and paginated, exportable as CSV/XLSX.
 
@@ -119,12 +123,14 @@ class RankingListView(SingleTableMixin, FilterView):
                 cache.set(key, part, RANKINGS_CACHE_SECONDS)
         return render(request, self.template_name, part)
 
-    def _cache_key(self) -> str:
+    def _cache_key(self) -> str | None:
         query = self.request.GET
         federation = query.get("federation", "")
         if not federation.isdecimal():
             federation = str(selectors.default_federation_id() or 0)
-        version = standings_version_cached(int(federation))
+        version = standings_version_cached(f"id:{int(federation)}")
+        if version is None:
+            return None  # no such federation: the filter falls back to another, under its own version
         user = self.request.user
         viewer = (
             "all"
@@ -270,7 +276,7 @@ def player_lookup(request, number: str):
     return render(request, "masterpoints/player_choose.html", {"players": players, "number": number})
 
 
-@anonymous_page_cache(player_federation)
+@anonymous_page_cache(player_federation, parameters=("page", "per_page"))
 def player_page(request, code: str, number: str):
     """``/players/<federation>/<number>/``: balances, title or category and what the next one needs, ranks,
     season figures, the chart of points over time and the whole ledger with each award's explanation."""

@@ -211,6 +211,12 @@ class StandingsProof(models.Model):
     sources = models.CharField(_("fingerprint of the sources"), max_length=64)
     rows = models.CharField(_("fingerprint of the stored rows"), max_length=64)
     proven_on = models.DateField(_("proven on"))
+    due_on = models.DateField(
+        _("due on"),
+        null=True,
+        blank=True,
+        help_text=_("The ranking list: the first day a figure of 0, so not on the list, changes (D-Q59)."),
+    )
 
     class Meta:
         verbose_name = _("standings proof")

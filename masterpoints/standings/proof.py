@@ -27,6 +27,7 @@ import hashlib
 import importlib.util
 from collections.abc import Iterable
 from functools import cache
+from pathlib import Path
 
 from django.db import connection, models
 
@@ -36,20 +37,12 @@ from masterpoints.models import Award, RankingListEntry, SeasonStanding, Standin
 from masterpoints.standings.sums import _SEASON_COLUMNS, _STANDING_COLUMNS
 from tournaments.models import Tournament
 
-#: The modules whose code the stored rows are computed by (:func:`code_digest`).
-DERIVING_MODULES = (
-    "masterpoints.standings.sums",
-    "masterpoints.standings.ladders",
-    "masterpoints.standings.ranking_list",
-    "masterpoints.engine.ladders",
-    "masterpoints.engine.dbf.titles",
-    "masterpoints.engine.dbf.ranglist",
-    "masterpoints.engine.hbs.categories",
-    "federation.schemes",
-    "federation.rulesets",
-)
+#: The packages and modules whose code the stored rows are computed by (:func:`code_digest`): the engine
+#: (ladders, built-in rule sets, the ranking list's rule), the standings and the schemes.
+DERIVING_CODE = ("masterpoints.engine", "masterpoints.standings", "federation.schemes", "federation.rulesets")
 #: The weight of a player's values in a fingerprint: a number from 1 to this, drawn from the id.
 _WEIGHTS = 65521
+_EPOCH = datetime.date(2000, 1, 1)
 STANDINGS = "standings"
 RANKING_LIST = "ranking list"
 
@@ -68,11 +61,19 @@ def digest(*parts: object) -> str:
 
 @cache
 def code_digest() -> str:
-    """A digest of the source of :data:`DERIVING_MODULES` (read once per process)."""
+    """A digest of the source of :data:`DERIVING_CODE`, every module of a package included (read once per
+    process)."""
     sha = hashlib.sha256()
-    for name in DERIVING_MODULES:
-        with open(importlib.util.find_spec(name).origin, "rb") as source:
-            sha.update(source.read())
+    for name in DERIVING_CODE:
+        spec = importlib.util.find_spec(name)
+        if spec.submodule_search_locations:
+            root = Path(next(iter(spec.submodule_search_locations)))
+            files = sorted(root.rglob("*.py"))
+        else:
+            root, files = Path(spec.origin).parent, [Path(spec.origin)]
+        for path in files:
+            sha.update(str(path.relative_to(root)).encode())
+            sha.update(path.read_bytes())
     return sha.hexdigest()[:40]
 
 
@@ -90,19 +91,22 @@ def ledger_seasons(federation: Federation) -> dict[int, str]:
     """Season → fingerprint of the federation's ledger rows of that season: one pass grouped by date (a few
     thousand groups), the dates folded into seasons here (the scheme's ``season_of``, § 451C / the calendar
     year). It covers every column a derived row depends on: player, kind, units, date, registration time
-    (titles' days, the ranking list), tournament (robots) and the reversed award."""
+    (titles' days, the ranking list), source, tournament (robots) and the reversed award. The date enters
+    as the sum of the players' weights of each date times its day number, folded here."""
     rows = _rows(
-        f"SELECT awarded_on, COUNT(*), SUM(id), SUM(units::bigint * {_weight()} * ascii(kind)), "  # noqa: S608
+        f"SELECT awarded_on, SUM({_weight()}), COUNT(*), SUM(id), SUM(units::bigint * {_weight()} * ascii(kind)), "  # noqa: S608
         "SUM(date_part('epoch', created_at)::bigint), "
+        f"SUM((ascii(source) + 128 * length(source)) * {_weight()}), "
         "SUM(COALESCE(tournament_id, 0) + 3 * COALESCE(reverses_id, 0)) "
         f"FROM {_table(Award)} WHERE federation_id = %s GROUP BY awarded_on",
         [federation.pk],
     )
     info = scheme_of(federation)
     sums: dict[int, list[int]] = {}
-    for day, *values in rows:
-        total = sums.setdefault(info.season_of(day), [0] * len(values))
-        for index, value in enumerate(values):
+    for day, weights, *values in rows:
+        total = sums.setdefault(info.season_of(day), [0] * (len(values) + 1))
+        total[0] += (day - _EPOCH).days * int(weights)
+        for index, value in enumerate(values, start=1):
             total[index] += int(value)
     return {season: digest(code_digest(), *values) for season, values in sums.items()}
 
@@ -172,18 +176,20 @@ def ranking_sources(federation: Federation, ledger: dict[int, str]) -> str:
     return digest(sorted(ledger.items()), list(robots.values_list("pk", flat=True)))
 
 
-def recorded(federation: Federation) -> dict[str, tuple[str, str, datetime.date]]:
-    """Scope → (sources' fingerprint, rows' fingerprint, the day proven) as the last rebuild recorded them."""
-    rows = StandingsProof.objects.filter(federation=federation).values_list("scope", "sources", "rows", "proven_on")
-    return {scope: (sources, stored, day) for scope, sources, stored, day in rows}
+def recorded(federation: Federation) -> dict[str, tuple[str, str, datetime.date, datetime.date | None]]:
+    """Scope → (sources' fingerprint, rows' fingerprint, the day proven, the day due) as the last rebuild
+    recorded them."""
+    rows = StandingsProof.objects.filter(federation=federation)
+    return {scope: tuple(rest) for scope, *rest in rows.values_list("scope", "sources", "rows", "proven_on", "due_on")}
 
 
-def record(federation: Federation, proofs: dict[str, tuple[str, str]], today: datetime.date, *, keep: Iterable[str]):
-    """Record ``proofs`` (scope → (sources, rows)) as proven on ``today``; every other recorded scope that
-    is not in ``keep`` is dropped (a season with no rows left)."""
-    kept = set(keep) | set(proofs)
-    StandingsProof.objects.filter(federation=federation).exclude(scope__in=kept).delete()
-    for scope, (sources, stored) in proofs.items():
+def record(federation: Federation, proofs: dict[str, tuple[str, str, datetime.date | None]], today: datetime.date):
+    """Record ``proofs`` (scope → (sources, rows, the day due)) as proven on ``today``; every other recorded
+    scope is dropped (a season with no rows left)."""
+    StandingsProof.objects.filter(federation=federation).exclude(scope__in=list(proofs)).delete()
+    for scope, (sources, stored, due) in proofs.items():
         StandingsProof.objects.update_or_create(
-            federation=federation, scope=scope, defaults={"sources": sources, "rows": stored, "proven_on": today}
+            federation=federation,
+            scope=scope,
+            defaults={"sources": sources, "rows": stored, "proven_on": today, "due_on": due},
         )

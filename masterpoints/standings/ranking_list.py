@@ -93,11 +93,11 @@ def _periods_sql(rule: RankingListRule, today: datetime.date, daily_sql: str) ->
     return sql, params
 
 
-def ranking_list_rows(
+def _figures(
     federation: Federation, player_ids: Sequence[int] | None, today: datetime.date
 ) -> dict[int, tuple[int, datetime.date | None]]:
-    """player id → (exact stored score, the day it changes) for every player of the scope whose figure on
-    ``today`` is not 0 (D-Q60); empty for a scheme without a ranking list.
+    """player id → (exact stored score, the day it changes) for every player of the scope with a day that
+    may count on ``today``, a figure of 0 included; empty for a scheme without a ranking list.
 
     The database sums the days per player and period (:func:`_daily`, :func:`_periods_sql`); the engine
     weights the sums and finds the day the figure changes (:func:`figure_of_periods`), as
@@ -110,7 +110,7 @@ def ranking_list_rows(
     periods = len(rule.weights)
     # The period bounds come first in the outer SELECT, then the clamp to today, then the inner query's.
     params = [*period_params, today, today, *daily_params]
-    rows = {}
+    figures = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         for player_id, *values in cursor.fetchall():
@@ -120,19 +120,20 @@ def ranking_list_rows(
             score = figure.hundredths * rule.denominator
             if score.denominator != 1:
                 raise ValueError(f"the ranking figure {figure.hundredths} is not a whole 1/{rule.denominator}")
-            if score:
-                rows[player_id] = (int(score), figure.changes_on)
-    return rows
+            figures[player_id] = (int(score), figure.changes_on)
+    return figures
 
 
-def ranking_list_refresh(
-    federation: Federation, player_ids: Sequence[int] | None, *, today: datetime.date | None = None
-) -> bool:
-    """Make the stored ranking list of the scope (``None``: the whole federation) what the ledger gives on
-    ``today`` (default: the local date); only rows that differ are written. Returns whether any was.
-    The caller holds the federation's standings lock."""
-    today = today or timezone.localdate()
-    fresh = ranking_list_rows(federation, player_ids, today)
+def ranking_list_rows(
+    federation: Federation, player_ids: Sequence[int] | None, today: datetime.date
+) -> dict[int, tuple[int, datetime.date | None]]:
+    """player id → (exact stored score, the day it changes) for every player of the scope whose figure on
+    ``today`` is not 0 (D-Q60): the rows of the list."""
+    return {pk: row for pk, row in _figures(federation, player_ids, today).items() if row[0]}
+
+
+def _store(federation: Federation, player_ids: Sequence[int] | None, fresh: dict) -> bool:
+    """Make the stored rows of the scope ``fresh``; only rows that differ are written. Returns whether any was."""
     scope = RankingListEntry.objects.filter(federation=federation)
     if player_ids is not None:
         scope = scope.filter(player_id__in=list(player_ids))
@@ -149,6 +150,24 @@ def ranking_list_refresh(
         batch_size=2000,
     )
     return bool(stale or new)
+
+
+def ranking_list_refresh(
+    federation: Federation, player_ids: Sequence[int] | None, *, today: datetime.date | None = None
+) -> bool:
+    """Make the stored ranking list of the scope (``None``: the whole federation) what the ledger gives on
+    ``today`` (default: the local date); only rows that differ are written. Returns whether any was.
+    The caller holds the federation's standings lock."""
+    return _store(federation, player_ids, ranking_list_rows(federation, player_ids, today or timezone.localdate()))
+
+
+def ranking_list_rebuild(federation: Federation, today: datetime.date) -> tuple[bool, datetime.date | None]:
+    """:func:`ranking_list_refresh` of the whole federation for the full rebuild, which also learns the
+    first day on which a figure of 0 today (a player with no row, so none the daily roll would see)
+    changes: (whether any row was written, that day or ``None``). The rebuild recomputes the list on it."""
+    figures = _figures(federation, None, today)
+    due = min((changes for score, changes in figures.values() if not score and changes), default=None)
+    return _store(federation, None, {pk: row for pk, row in figures.items() if row[0]}), due
 
 
 def ranking_list_due(federation: Federation, today: datetime.date) -> list[int]:

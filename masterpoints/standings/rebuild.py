@@ -17,7 +17,7 @@ from django.utils import timezone
 from federation.models import Federation, Player
 from masterpoints.models import SeasonStanding, Standing, TitleAchievement
 from masterpoints.standings import proof
-from masterpoints.standings.ranking_list import ranking_list_due, ranking_list_refresh
+from masterpoints.standings.ranking_list import ranking_list_due, ranking_list_rebuild
 from masterpoints.standings.sums import (
     _FRESH,
     _SEASON_COLUMNS,
@@ -173,7 +173,7 @@ def _rebuild_postgresql(federation: Federation, *, apart: bool = False) -> tuple
     3. The standings, unless every season was proven and the standings, the title register and the rule
        sets are as last proven: career sums, titles in Python, only changed standings rewritten.
     4. DBf's ranking list, unless the whole ledger and the list are as last proven and no figure's day
-       has come since (D-Q59).
+       has come since (D-Q59), that of a figure of 0 included (no row holds it).
     5. The new fingerprints are recorded.
     """
     today = timezone.localdate()
@@ -197,7 +197,7 @@ def _rebuild_postgresql(federation: Federation, *, apart: bool = False) -> tuple
         stored.update(proof.season_rows(federation, unproven))
         for season in set(unproven) - set(ledger):
             stored.pop(season, None)  # no award of it is left, and its rows are gone
-    proofs = {proof.season_scope(season): (ledger[season], stored.get(season)) for season in ledger}
+    proofs = {proof.season_scope(season): (ledger[season], stored.get(season), None) for season in ledger}
     written, standings_changed, players_changed = 0, False, 0
     sources = proof.standings_sources(federation, ledger)
     if unproven or proven.get(proof.STANDINGS, ())[:2] != (sources, proof.standings_rows(federation)):
@@ -207,20 +207,22 @@ def _rebuild_postgresql(federation: Federation, *, apart: bool = False) -> tuple
         sources = proof.standings_sources(federation, ledger)  # the register may have grown
     else:
         written = Standing.objects.filter(federation=federation).count()
-    proofs[proof.STANDINGS] = (sources, proof.standings_rows(federation))
+    proofs[proof.STANDINGS] = (sources, proof.standings_rows(federation), None)
     # Every scheme: one without a ranking list has none, and a stray row of it is removed.
     ranking_changed = False
     sources = proof.ranking_sources(federation, ledger)
     last = proven.get(proof.RANKING_LIST)
+    due = last[3] if last else None
     if (
         last is None
         or last[:2] != (sources, proof.ranking_entries(federation))
         or last[2] > today
+        or (due is not None and due <= today)  # a figure of 0, with no row for the roll, changes
         or ranking_list_due(federation, today)
     ):
-        ranking_changed = ranking_list_refresh(federation, None, today=today)
-    proofs[proof.RANKING_LIST] = (sources, proof.ranking_entries(federation))
-    proof.record(federation, proofs, today, keep=())
+        ranking_changed, due = ranking_list_rebuild(federation, today)
+    proofs[proof.RANKING_LIST] = (sources, proof.ranking_entries(federation), due)
+    proof.record(federation, proofs, today)
     return written, bool(seasons_changed or standings_changed or ranking_changed), players_changed
 
 

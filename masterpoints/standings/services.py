@@ -60,7 +60,7 @@ def _bump(federation: Federation) -> None:
         version=F("version") + 1, changed_at=timezone.now()
     ):
         StandingsVersion.objects.create(federation=federation, version=1)
-    forget_standings_version(federation.pk)
+    forget_standings_version(federation)
 
 
 def _recompute(federation: Federation, player_ids: Sequence[int] | None, *, apart: bool = False) -> tuple[int, int]:

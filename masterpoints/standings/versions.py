@@ -1,12 +1,26 @@
 """The standings version of a federation: raised in the transaction of every change of its standings
-(:func:`masterpoints.standings.services._bump`), read by every cached public page's key."""
+(:func:`masterpoints.standings.services._bump`), read by every cached public page.
+
+Pages name their federation by a *handle*: ``id:<pk>`` (the rankings' ``?federation=``), ``code:<code>`` (a
+player's address) or ``default`` (the rankings without one: the first federation by name). The version is
+kept in the cache under each handle, so that a page served whole from the cache costs no query.
+"""
 
 from __future__ import annotations
 
 from django.core.cache import cache
 from django.db import transaction
 
+from federation.models import Federation
 from masterpoints.models import StandingsVersion
+
+#: How long a version is kept in the cache. A standings change sets the new version at its commit
+#: (:func:`forget_standings_version`), so a kept version is never older than the last commit but in two
+#: cases this bounds: two changes of one federation committing so close together that the earlier one's
+#: process sets its version after the later one's, and a new federation that becomes the default.
+VERSION_CACHE_SECONDS = 60
+#: The longest federation code a handle may carry (``Federation.code`` is at most 20 characters).
+_CODE_LENGTH = 20
 
 
 def standings_version(federation_id: int) -> str:
@@ -16,34 +30,48 @@ def standings_version(federation_id: int) -> str:
     return f"{row[0]}-{row[1].timestamp():.6f}" if row else "0"
 
 
-#: How long a version is kept in the cache. A standings change sets the new version at its commit
-#: (:func:`forget_standings_version`), so a kept version is never older than the last commit but in one
-#: case: two changes of one federation committing so close together that the earlier one's process sets
-#: its version after the later one's; this bounds how long that could last.
-VERSION_CACHE_SECONDS = 60
+def version_key(handle: str) -> str:
+    return f"standings-version:{handle}"
 
 
-def _version_key(federation_id: int) -> str:
-    return f"standings-version:{int(federation_id)}"
+def _federation_of(handle: str) -> int | None:
+    """The id of the federation a handle names; ``None``: none (an unknown id or code, no federation)."""
+    kind, _sep, value = handle.partition(":")
+    federations = Federation.objects.order_by("name")
+    if kind == "id" and value.isdecimal():
+        federations = federations.filter(pk=int(value))
+    elif kind == "code" and 0 < len(value) <= _CODE_LENGTH:
+        federations = federations.filter(code=value)
+    elif handle != "default":
+        return None
+    return federations.values_list("pk", flat=True).first()
 
 
-def standings_version_cached(federation_id: int) -> str:
-    """:func:`standings_version` through the cache, so that a page served whole from the cache costs no
-    query (:mod:`masterpoints.public.page_cache`). A reader only adds a version it read where none is kept,
-    so it never overwrites the one a commit set."""
-    key = _version_key(federation_id)
-    version = cache.get(key)
-    if version is None:
-        version = standings_version(federation_id)
-        cache.add(key, version, VERSION_CACHE_SECONDS)
+def version_read(handle: str) -> str | None:
+    """The version of the federation ``handle`` names, read from the database and kept in the cache unless
+    one is kept already (a reader never overwrites what a commit set); ``None``: no such federation."""
+    federation_id = _federation_of(handle)
+    if federation_id is None:
+        return None
+    version = f"{federation_id}/{standings_version(federation_id)}"
+    cache.add(version_key(handle), version, VERSION_CACHE_SECONDS)
     return version
 
 
-def forget_standings_version(federation_id: int) -> None:
-    """Called by the change that raises the version, in its transaction: the kept version goes now (this
-    connection then reads its own, new one), and the new one is set when the change commits (until then,
-    readers elsewhere rightly keep reading the old one)."""
-    key = _version_key(federation_id)
-    cache.delete(key)
-    version = standings_version(federation_id)
-    transaction.on_commit(lambda: cache.set(key, version, VERSION_CACHE_SECONDS))
+def standings_version_cached(handle: str) -> str | None:
+    """The version of the federation ``handle`` names (the federation's id and its version), through the
+    cache; ``None``: no such federation."""
+    return cache.get(version_key(handle)) or version_read(handle)
+
+
+def forget_standings_version(federation: Federation) -> None:
+    """Called by the change that raises the version, in its transaction: the kept versions go now (this
+    connection then reads its own, new one), and the new one is set under each of the federation's handles
+    when the change commits (until then, readers elsewhere rightly keep reading the old one)."""
+    handles = [f"id:{federation.pk}", f"code:{federation.code}"]
+    if _federation_of("default") == federation.pk:
+        handles.append("default")
+    keys = [version_key(handle) for handle in handles]
+    cache.delete_many(keys)
+    version = f"{federation.pk}/{standings_version(federation.pk)}"
+    transaction.on_commit(lambda: cache.set_many(dict.fromkeys(keys, version), VERSION_CACHE_SECONDS))

@@ -113,15 +113,16 @@ def test_a_version_read_just_before_a_commit_does_not_outlive_it(client, world, 
     kept it in the cache, must not keep serving the old pages: the commit sets the new version."""
     from django.core.cache import cache
 
-    from masterpoints.standings.versions import _version_key, standings_version, standings_version_cached
+    from masterpoints.standings.versions import standings_version, standings_version_cached, version_key
 
     paid(world.player, 300)
-    old = standings_version_cached(world.dbf.pk)
+    handle = f"code:{world.dbf.code}"
+    old = standings_version_cached(handle)
     with django_capture_on_commit_callbacks(execute=True):
         post_award(world.player, "BP", 200)
         standings_refresh_players(federation=world.dbf, player_ids=[world.player.pk])
-    cache.add(_version_key(world.dbf.pk), old)  # the other reader: read before the commit, kept after it
-    assert standings_version_cached(world.dbf.pk) == standings_version(world.dbf.pk) != old
+    cache.add(version_key(handle), old)  # the other reader: read before the commit, kept after it
+    assert standings_version_cached(handle) == f"{world.dbf.pk}/{standings_version(world.dbf.pk)}" != old
     page = client.get(player_page(world.player)).content.decode()
     assert "500" in page.split('class="balances"', 1)[1].split("</dl>", 1)[0]
 
@@ -141,3 +142,42 @@ def test_a_players_ledger_shows_the_25_newest_awards_a_page_and_more_on_request_
         return body.split('class="table awards"', 1)[1].split("<tbody", 1)[1].split("</tbody>", 1)[0].count("<tr")
 
     assert rows() == 25 and rows(page=2) == 5 and rows(per_page=100) == 30 and rows(per_page=7) == 25
+
+
+def test_the_etag_follows_the_pages_bytes_not_only_the_standings(client, world):
+    """A change the standings version does not see (a new name, a new release's template) gives a new ETag
+    once the page is rendered again; a page rendered again unchanged keeps its ETag (304)."""
+    from django.core.cache import cache
+
+    address = player_page(world.player)
+    etag = client.get(address)["ETag"]
+    cache.clear()  # the kept page expired
+    assert client.get(address, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    world.player.last_name = "Omdøbt"
+    world.player.save()
+    cache.clear()
+    renamed = client.get(address, HTTP_IF_NONE_MATCH=etag)
+    assert renamed.status_code == 200 and renamed["ETag"] != etag and "Omdøbt" in renamed.content.decode()
+
+
+def test_made_up_parameters_far_pages_and_logged_in_readers_are_not_kept(client, world, personas):
+    """Only addresses whose parameters the page reads are kept, up to page 20, so made-up parameters cannot
+    fill the cache; what is rendered for one reader tells every proxy to keep nothing."""
+    for query in ({"made_up": "1"}, {"page": "21"}, {"page": ["1", "2"]}):
+        response = client.get(rankings(world), query)
+        assert "ETag" not in response and "private" in response["Cache-Control"], query
+    assert "ETag" in client.get(rankings(world), {"page": "1", "per_page": "25"})
+    client.force_login(personas.director_a)
+    mine = client.get(player_page(world.player))
+    assert "private" in mine["Cache-Control"] and "no-store" in mine["Cache-Control"] and "ETag" not in mine
+
+
+def test_an_unknown_federation_id_is_not_kept_under_a_version_that_never_changes(client, world):
+    """``?federation=`` naming no federation falls back to the first one; such a page is never kept, so a
+    standings change of that federation shows on it at once."""
+    address = f"{reverse('public:rankings')}?federation=987654"
+    newcomer = make_player(world.dbf, "4343", last="Tilflytter", club=world.club_a)
+    first = client.get(address)
+    assert first.status_code == 200 and "ETag" not in first
+    paid(newcomer, 900)
+    assert "Tilflytter" in client.get(address).content.decode()

@@ -71,7 +71,7 @@ def test_a_rebuild_of_proven_rows_regroups_nothing_and_writes_nothing(history, m
     monkeypatch.setattr(rebuild, "_read_ledger", refuse)
     monkeypatch.setattr(rebuild, "_rebuild_part", refuse)
     monkeypatch.setattr(rebuild, "_write_standings", refuse)
-    monkeypatch.setattr(rebuild, "ranking_list_refresh", refuse)
+    monkeypatch.setattr(rebuild, "ranking_list_rebuild", refuse)
     assert standings_rebuild() == {"dbf": 6, "hbs": 6}
     assert snapshot() == proven
     assert list(StandingsVersion.objects.order_by("pk").values_list("version", flat=True)) == versions
@@ -152,3 +152,32 @@ def test_the_ranking_list_is_recomputed_once_a_figures_day_has_come_d_q59(histor
     stored = dict(RankingListEntry.objects.filter(federation=world.dbf).values_list("player_id", "score"))
     expected = {pk: score for pk, (score, _day) in ranking_list_rows(world.dbf, None, due.changes_on).items()}
     assert stored == expected and stored[due.player_id] != due.score
+
+
+def test_a_figure_of_0_that_changes_later_is_recomputed_on_its_day_d_q59(postgres, monkeypatch, world):
+    """A player whose weighted sums cancel today has no row, so the daily roll cannot see the day their
+    figure changes: 3 × 3.00 BP registered 400 days ago (12–24 months) − 6 × 1.50 BP corrected 10 days ago
+    = 0. In 330 days the 3.00 BP move to 24–36 months: 2 × 3.00 − 6 × 1.50 = −3.00 (score −300). The
+    rebuild records that day and recomputes the list on it, though nothing else changed (and no row is due)."""
+    today = timezone.localdate()
+    cancelled = make_player(world.dbf, "6999", last="Nul")
+    award(cancelled, "BP", 300, today - datetime.timedelta(days=400))
+    with registered_on(today - datetime.timedelta(days=10)):
+        Award.objects.create(
+            federation=world.dbf,
+            player=cancelled,
+            kind="BP",
+            units=-150,
+            source=Award.Source.CORRECTION,
+            reason="corrected by the commission",
+            awarded_on=today - datetime.timedelta(days=10),
+        )
+    standings_refresh_players(federation=world.dbf, player_ids=[cancelled.pk])
+    standings_rebuild()
+    assert not RankingListEntry.objects.filter(player=cancelled).exists()
+    day = today - datetime.timedelta(days=400)
+    moves = day.replace(year=day.year + 2) if (day.month, day.day) != (2, 29) else datetime.date(day.year + 2, 3, 1)
+    assert StandingsProof.objects.get(federation=world.dbf, scope="ranking list").due_on <= moves
+    monkeypatch.setattr(timezone, "localdate", lambda *args: moves)
+    standings_rebuild()
+    assert RankingListEntry.objects.get(player=cancelled).score == -300
