@@ -43,8 +43,9 @@ from django.utils.cache import (
 )
 from django.utils.translation import get_language
 
+from federation.tables import PAGE_SIZES
 from masterpoints.public import selectors
-from masterpoints.standings.versions import version_key, version_read
+from masterpoints.standings.versions import FEDERATION_CODE_LENGTH, version_key, version_read
 
 #: How long a whole page is kept (the same bound as the rankings' cached table).
 PAGE_CACHE_SECONDS = 300
@@ -64,12 +65,13 @@ def _anonymous(request: HttpRequest) -> bool:
 
 
 def _kept_address(request: HttpRequest, parameters: frozenset[str]) -> bool:
-    """Every parameter is one the page reads, each once, and the page number is one of the first pages."""
+    """Every parameter is one the page reads, each once, a page number one of the first pages and a page
+    size one of those offered, each written as the page writes it (``page=01`` is another address)."""
     query = request.GET
     if not set(query) <= parameters or any(len(values) > 1 for _name, values in query.lists()):
         return False
-    page = query.get("page", "1")
-    return page.isdecimal() and 1 <= int(page) <= KEPT_PAGES
+    numbers = {"page": {str(page) for page in range(1, KEPT_PAGES + 1)}, "per_page": {str(s) for s in PAGE_SIZES}}
+    return all(query[name] in allowed for name, allowed in numbers.items() if name in query)
 
 
 def _slot(request: HttpRequest, handle: str) -> str:
@@ -152,9 +154,10 @@ def rankings_federation(request: HttpRequest, *args, **kwargs) -> str | None:
     raw = request.GET.get("federation", "")
     if not raw:
         return "default"
-    return f"id:{int(raw)}" if raw.isdecimal() and len(raw) <= 9 else None
+    # As the filter reads it: an id written otherwise (05) is no federation's, and the filter falls back.
+    return f"id:{raw}" if raw.isascii() and raw.isdecimal() and len(raw) <= 9 and raw == str(int(raw)) else None
 
 
 def player_federation(request: HttpRequest, code: str, number: str) -> str | None:
-    """A player's page: the federation its address names."""
-    return f"code:{code}"
+    """A player's page: the federation its address names (a code no federation could have is not kept)."""
+    return f"code:{code}" if len(code) <= FEDERATION_CODE_LENGTH else None

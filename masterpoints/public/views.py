@@ -126,6 +126,8 @@ class RankingListView(SingleTableMixin, FilterView):
     def _cache_key(self) -> str | None:
         query = self.request.GET
         federation = query.get("federation", "")
+        if federation.isdecimal() and federation != str(int(federation)):
+            return None  # an id written otherwise (05) is no federation's: the filter falls back to the first
         if not federation.isdecimal():
             federation = str(selectors.default_federation_id() or 0)
         version = standings_version_cached(f"id:{int(federation)}")

@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, models
 
 from federation.models import Federation, RuleSet
@@ -71,6 +72,8 @@ def code_digest() -> str:
             files = sorted(root.rglob("*.py"))
         else:
             root, files = Path(spec.origin).parent, [Path(spec.origin)]
+        if not files or files[0].suffix != ".py":
+            raise ImproperlyConfigured(f"the standings proofs need the source of {name} (found none)")
         for path in files:
             sha.update(str(path.relative_to(root)).encode())
             sha.update(path.read_bytes())
@@ -92,10 +95,10 @@ def ledger_seasons(federation: Federation) -> dict[int, str]:
     thousand groups), the dates folded into seasons here (the scheme's ``season_of``, § 451C / the calendar
     year). It covers every column a derived row depends on: player, kind, units, date, registration time
     (titles' days, the ranking list), source, tournament (robots) and the reversed award. The date enters
-    as the sum of the players' weights of each date times its day number, folded here."""
+    through each date's weighted units and weights times its day number, folded here."""
     rows = _rows(
-        f"SELECT awarded_on, SUM({_weight()}), COUNT(*), SUM(id), SUM(units::bigint * {_weight()} * ascii(kind)), "  # noqa: S608
-        "SUM(date_part('epoch', created_at)::bigint), "
+        f"SELECT awarded_on, SUM({_weight()}), SUM(units::bigint * {_weight()} * ascii(kind)), COUNT(*), "  # noqa: S608
+        f"SUM(id), SUM(date_part('epoch', created_at)::bigint * {_weight()}), "
         f"SUM((ascii(source) + 128 * length(source)) * {_weight()}), "
         "SUM(COALESCE(tournament_id, 0) + 3 * COALESCE(reverses_id, 0)) "
         f"FROM {_table(Award)} WHERE federation_id = %s GROUP BY awarded_on",
@@ -103,10 +106,13 @@ def ledger_seasons(federation: Federation) -> dict[int, str]:
     )
     info = scheme_of(federation)
     sums: dict[int, list[int]] = {}
-    for day, weights, *values in rows:
-        total = sums.setdefault(info.season_of(day), [0] * (len(values) + 1))
-        total[0] += (day - _EPOCH).days * int(weights)
-        for index, value in enumerate(values, start=1):
+    for day, weights, units, *values in rows:
+        total = sums.setdefault(info.season_of(day), [0] * (len(values) + 3))
+        number = (day - _EPOCH).days
+        total[0] += number * int(weights)
+        total[1] += number * int(units)
+        total[2] += int(units)
+        for index, value in enumerate(values, start=3):
             total[index] += int(value)
     return {season: digest(code_digest(), *values) for season, values in sums.items()}
 

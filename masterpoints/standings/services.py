@@ -38,8 +38,9 @@ from django.utils import timezone
 
 from federation.models import Federation, Player
 from federation.services import audit_record
-from masterpoints.models import Award, SeasonStanding, Standing, StandingsVersion, TitleAchievement
-from masterpoints.standings.ranking_list import ranking_list_due, ranking_list_refresh
+from masterpoints.models import Award, SeasonStanding, Standing, StandingsProof, StandingsVersion, TitleAchievement
+from masterpoints.standings.proof import RANKING_LIST
+from masterpoints.standings.ranking_list import ranking_list_due, ranking_list_rebuild, ranking_list_refresh
 from masterpoints.standings.rebuild import _nothing_written, _rebuild_postgresql
 from masterpoints.standings.sums import _STANDING_COLUMNS, _careers, _season_rows, _standing_rows, _write
 from masterpoints.standings.versions import forget_standings_version
@@ -176,6 +177,12 @@ def standings_ranking_roll(*, federation: Federation, today: datetime.date | Non
     changed = False
     for start in range(0, len(due), _PART):
         changed |= ranking_list_refresh(federation, due[start : start + _PART], today=today)
+    # A figure of 0 has no row to be due: the last rebuild recorded the first day one changes.
+    proven = StandingsProof.objects.filter(federation=federation, scope=RANKING_LIST, due_on__lte=today)
+    if proven.exists():
+        whole, next_due = ranking_list_rebuild(federation, today)
+        changed |= whole
+        proven.update(due_on=next_due)
     if changed:
         _bump(federation)
     return len(due)

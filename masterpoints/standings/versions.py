@@ -20,7 +20,7 @@ from masterpoints.models import StandingsVersion
 #: process sets its version after the later one's, and a new federation that becomes the default.
 VERSION_CACHE_SECONDS = 60
 #: The longest federation code a handle may carry (``Federation.code`` is at most 20 characters).
-_CODE_LENGTH = 20
+FEDERATION_CODE_LENGTH = 20
 
 
 def standings_version(federation_id: int) -> str:
@@ -40,7 +40,7 @@ def _federation_of(handle: str) -> int | None:
     federations = Federation.objects.order_by("name")
     if kind == "id" and value.isdecimal():
         federations = federations.filter(pk=int(value))
-    elif kind == "code" and 0 < len(value) <= _CODE_LENGTH:
+    elif kind == "code" and 0 < len(value) <= FEDERATION_CODE_LENGTH:
         federations = federations.filter(code=value)
     elif handle != "default":
         return None

@@ -181,3 +181,13 @@ def test_an_unknown_federation_id_is_not_kept_under_a_version_that_never_changes
     assert first.status_code == 200 and "ETag" not in first
     paid(newcomer, 900)
     assert "Tilflytter" in client.get(address).content.decode()
+
+
+def test_an_address_written_otherwise_is_not_kept_under_another_federations_version(client, world):
+    """``?federation=05``, ``page=01`` or a page size not offered are other addresses for the same or a
+    fallback page: rendered for the reader, never kept (the filter reads ``05`` as no federation)."""
+    base = reverse("public:rankings")
+    for query in (f"federation=0{world.dbf.pk}", f"federation={world.dbf.pk}&page=01", "per_page=30"):
+        response = client.get(f"{base}?{query}")
+        assert response.status_code == 200 and "ETag" not in response, query
+    assert client.get(f"/players/{'x' * 21}/12345/").status_code == 404

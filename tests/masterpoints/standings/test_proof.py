@@ -15,7 +15,7 @@ from django.utils import timezone
 from masterpoints.models import Award, RankingListEntry, SeasonStanding, Standing, StandingsProof, StandingsVersion
 from masterpoints.standings import proof, rebuild
 from masterpoints.standings.ranking_list import ranking_list_rows
-from masterpoints.standings.services import standings_rebuild, standings_refresh_players
+from masterpoints.standings.services import standings_ranking_roll, standings_rebuild, standings_refresh_players
 from tests.factories import make_player, registered_on
 from tests.masterpoints.standings.test_standings import snapshot
 
@@ -154,14 +154,13 @@ def test_the_ranking_list_is_recomputed_once_a_figures_day_has_come_d_q59(histor
     assert stored == expected and stored[due.player_id] != due.score
 
 
-def test_a_figure_of_0_that_changes_later_is_recomputed_on_its_day_d_q59(postgres, monkeypatch, world):
-    """A player whose weighted sums cancel today has no row, so the daily roll cannot see the day their
-    figure changes: 3 × 3.00 BP registered 400 days ago (12–24 months) − 6 × 1.50 BP corrected 10 days ago
-    = 0. In 330 days the 3.00 BP move to 24–36 months: 2 × 3.00 − 6 × 1.50 = −3.00 (score −300). The
-    rebuild records that day and recomputes the list on it, though nothing else changed (and no row is due)."""
+def cancelling_player(world):
+    """3 × 3.00 BP registered 400 days ago (12–24 months) − 6 × 1.50 BP corrected 10 days ago = 0; returns
+    the player and the day the 3.00 BP move to 24–36 months (2 × 3.00 − 6 × 1.50 = −3.00, score −300)."""
     today = timezone.localdate()
     cancelled = make_player(world.dbf, "6999", last="Nul")
-    award(cancelled, "BP", 300, today - datetime.timedelta(days=400))
+    day = today - datetime.timedelta(days=400)
+    award(cancelled, "BP", 300, day)
     with registered_on(today - datetime.timedelta(days=10)):
         Award.objects.create(
             federation=world.dbf,
@@ -173,11 +172,30 @@ def test_a_figure_of_0_that_changes_later_is_recomputed_on_its_day_d_q59(postgre
             awarded_on=today - datetime.timedelta(days=10),
         )
     standings_refresh_players(federation=world.dbf, player_ids=[cancelled.pk])
+    moves = day.replace(year=day.year + 2) if (day.month, day.day) != (2, 29) else datetime.date(day.year + 2, 3, 1)
+    return cancelled, moves
+
+
+def test_the_daily_roll_recomputes_a_figure_of_0_on_the_day_it_changes_d_q59(postgres, world):
+    """The roll sees only stored rows; the day a figure of 0 changes comes from the last rebuild's proof."""
+    cancelled, moves = cancelling_player(world)
     standings_rebuild()
     assert not RankingListEntry.objects.filter(player=cancelled).exists()
-    day = today - datetime.timedelta(days=400)
-    moves = day.replace(year=day.year + 2) if (day.month, day.day) != (2, 29) else datetime.date(day.year + 2, 3, 1)
-    assert StandingsProof.objects.get(federation=world.dbf, scope="ranking list").due_on <= moves
+    standings_ranking_roll(federation=world.dbf, today=moves - datetime.timedelta(days=1))
+    assert not RankingListEntry.objects.filter(player=cancelled).exists()
+    standings_ranking_roll(federation=world.dbf, today=moves)
+    assert RankingListEntry.objects.get(player=cancelled).score == -300
+
+
+def test_a_figure_of_0_that_changes_later_is_recomputed_on_its_day_d_q59(postgres, monkeypatch, world):
+    """A player whose weighted sums cancel today has no row, so the daily roll cannot see the day their
+    figure changes: 3 × 3.00 BP registered 400 days ago (12–24 months) − 6 × 1.50 BP corrected 10 days ago
+    = 0. In 330 days the 3.00 BP move to 24–36 months: 2 × 3.00 − 6 × 1.50 = −3.00 (score −300). The
+    rebuild records that day and recomputes the list on it, though nothing else changed (and no row is due)."""
+    cancelled, moves = cancelling_player(world)
+    standings_rebuild()
+    assert not RankingListEntry.objects.filter(player=cancelled).exists()
+    assert StandingsProof.objects.get(federation=world.dbf, scope="ranking list").due_on == moves
     monkeypatch.setattr(timezone, "localdate", lambda *args: moves)
     standings_rebuild()
     assert RankingListEntry.objects.get(player=cancelled).score == -300
