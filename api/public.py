@@ -60,11 +60,19 @@ class RankingsQuery(Schema):
     page_size: str | None = None
 
 
+def _without_nul(value: str, field: str) -> str:
+    """``value`` as looked up in the database, which refuses a NUL character in text: 400 naming the field
+    (as the filter's own fields refuse it)."""
+    if "\x00" in value:
+        raise ApiError(400, "BAD_PARAMETER", _("Null characters are not allowed."), field=field)
+    return value
+
+
 def _federation(code: str | None) -> Federation | None:
     """The federation named by its code (``dbf``); none named: the first, as the rankings page shows."""
     if code is None or code == "":
         return Federation.objects.order_by("name").first()
-    found = Federation.objects.filter(code=code[:30]).first()
+    found = Federation.objects.filter(code=_without_nul(code, "federation")[:30]).first()
     if found is None:
         raise ApiError(
             400, "UNKNOWN_FEDERATION", _("There is no federation %(code)s.") % {"code": code[:30]}, field="federation"
@@ -76,14 +84,14 @@ def _filter_data(request, federation: Federation) -> dict:
     """The query as the filter reads it: the federation, region and club by their ids."""
     data = request.GET.copy()
     data["federation"] = str(federation.pk)
-    region = data.get("region") or ""
+    region = _without_nul(data.get("region") or "", "region")
     if region:
         found = Region.objects.filter(federation=federation, code=region[:30]).values_list("pk", flat=True).first()
         if found is None:
             message = _("%(federation)s has no region %(code)s.") % {"federation": federation, "code": region[:30]}
             raise ApiError(400, "UNKNOWN_REGION", message, field="region")
         data["region"] = str(found)
-    club = data.get("club") or ""
+    club = _without_nul(data.get("club") or "", "club")
     if club:
         found = Club.objects.filter(federation=federation, number=club[:20]).values_list("pk", flat=True).first()
         if found is None:

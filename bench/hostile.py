@@ -127,8 +127,23 @@ class Client:
 
 def query_cases(club_pk: int) -> list[tuple[str, str]]:
     pages = {
-        "/rankings/": ["page", "federation", "club", "region", "season", "q", "sort", "kind", "rung", "official"],
-        "/api/rankings": ["page", "page_size", "federation", "club", "season"],
+        "/rankings/": [
+            "page",
+            "per_page",
+            "federation",
+            "club",
+            "region",
+            "season",
+            "q",
+            "sort",
+            "kind",
+            "rung",
+            "official",
+        ],
+        "/players/dbf/12345/": ["page", "per_page"],
+        "/language/": ["language", "next"],
+        "/api/rankings": ["page", "page_size", "federation", "club", "region", "q", "season"],
+        "/api/ranking-list": ["page", "federation", "club", "region", "q"],
         "/api/players/dbf/12345": ["page"],
         "/cups/": ["season", "federation", "cup"],
         f"/clubs/{club_pk}/top16/": ["season", "playing_time"],

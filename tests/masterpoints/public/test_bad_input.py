@@ -68,3 +68,14 @@ def test_club_and_region_ids_too_large_for_an_id_filter_nothing(client, world):
         assert response.status_code == 400
         assert response.json()["error"]["code"] == f"UNKNOWN_{name.upper()}"
         assert response.json()["error"]["field"] == name
+
+
+@pytest.mark.parametrize("name", ["federation", "club", "region"])
+@pytest.mark.parametrize("address", ["api:rankings", "api:ranking_list"])
+def test_the_api_refuses_a_nul_character_naming_the_field_before_any_lookup(client, world, name, address):
+    """PostgreSQL refuses a NUL in text outright (a 500 before, found by ``bench/hostile.py`` on PostgreSQL):
+    the API answers a JSON 400 naming the field, as the filter's own fields do."""
+    query = {"federation": "dbf", name: "a\x00b"}
+    response = client.get(reverse(address), query)
+    assert response.status_code == 400
+    assert response.json()["error"] == {**response.json()["error"], "code": "BAD_PARAMETER", "field": name}
