@@ -4,7 +4,8 @@ The rankings and a player's page are what tens of thousands of players open, alm
 and they change only when the federation's standings do. For an anonymous ``GET`` (no session and no
 pending message: nothing of one reader is on the page; the language switch is a plain link form, so the
 page carries no CSRF token) the whole response is kept in the cache under the path, the query, the
-language, today's date and the federation's standings version, and served as bytes:
+language, today's date and the federation, with the standings version it was rendered under (both are
+read in one round trip), and served as bytes while that version stands:
 
 - ``ETag`` is a digest of the page's bytes, so a browser or a proxy asking again with ``If-None-Match``
   gets ``304 Not Modified`` (Django's :func:`~django.utils.cache.get_conditional_response`) while the kept
@@ -51,11 +52,13 @@ from masterpoints.standings.versions import FEDERATION_CODE_LENGTH, version_key,
 PAGE_CACHE_SECONDS = 300
 #: Pages of a list beyond this one are rendered for each reader, not kept.
 KEPT_PAGES = 20
+#: The page numbers and sizes a kept address may ask for, written as the page writes them.
+_NUMBERS = {"page": {str(page) for page in range(1, KEPT_PAGES + 1)}, "per_page": {str(size) for size in PAGE_SIZES}}
 
 
 def _anonymous(request: HttpRequest) -> bool:
     """Nothing of one reader can be on the page: a GET or HEAD without a session or a pending message (the
-    session is not even read), and not an export nor a part of a page asked for by htmx."""
+    session is not even read), and not a part of a page asked for by htmx."""
     return (
         request.method in ("GET", "HEAD")
         and "HX-Request" not in request.headers
@@ -70,8 +73,7 @@ def _kept_address(request: HttpRequest, parameters: frozenset[str]) -> bool:
     query = request.GET
     if not set(query) <= parameters or any(len(values) > 1 for _name, values in query.lists()):
         return False
-    numbers = {"page": {str(page) for page in range(1, KEPT_PAGES + 1)}, "per_page": {str(s) for s in PAGE_SIZES}}
-    return all(query[name] in allowed for name, allowed in numbers.items() if name in query)
+    return all(query[name] in allowed for name, allowed in _NUMBERS.items() if name in query)
 
 
 def _slot(request: HttpRequest, handle: str) -> str:
