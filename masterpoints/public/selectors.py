@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from django.core.cache import cache
 from django.db.models import Count, Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
@@ -45,38 +44,8 @@ def today() -> datetime.date:
     return timezone.localdate()
 
 
-def default_federation_id() -> int | None:
-    return Federation.objects.order_by("name").values_list("pk", flat=True).first()
-
-
 def federation_by_id(pk: int) -> Federation | None:
     return Federation.objects.filter(pk=pk).first()
-
-
-#: How long the default federation's id and a federation's id by code are kept in the cache (a new
-#: federation becomes the default within this time).
-FEDERATION_CACHE_SECONDS = 60
-
-
-def default_federation_id_cached() -> int | None:
-    """:func:`default_federation_id` through the cache (0 there: no federation yet)."""
-    pk = cache.get("federation-default")
-    if pk is None:
-        pk = default_federation_id() or 0
-        cache.set("federation-default", pk, FEDERATION_CACHE_SECONDS)
-    return pk or None
-
-
-def federation_id_by_code_cached(code: str) -> int | None:
-    """The id of the federation with this code through the cache (0 there: no such federation)."""
-    if len(code) > 20:
-        return None
-    key = f"federation-code:{code}"
-    pk = cache.get(key)
-    if pk is None:
-        pk = Federation.objects.filter(code=code).values_list("pk", flat=True).first() or 0
-        cache.set(key, pk, FEDERATION_CACHE_SECONDS)
-    return pk or None
 
 
 def official_by_default(federation: Federation) -> bool:

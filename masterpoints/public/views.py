@@ -39,7 +39,7 @@ from masterpoints.notices.selectors import wants_statement
 from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import FederationListFilter, RankingListEntryFilter, StandingFilter
-from masterpoints.public.page_cache import anonymous_page_cache, player_federation
+from masterpoints.public.page_cache import anonymous_page_cache, player_federation, rankings_federation
 from masterpoints.public.tables import (
     AwardTable,
     RankingListEntryTable,
@@ -50,7 +50,7 @@ from masterpoints.public.tables import (
     tournament_rows,
 )
 from masterpoints.standings.services import player_hide_name_set
-from masterpoints.standings.versions import standings_version_cached
+from masterpoints.standings.versions import federation_in, standings_version_cached
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_detail
 
@@ -124,23 +124,18 @@ class RankingListView(SingleTableMixin, FilterView):
         return render(request, self.template_name, part)
 
     def _cache_key(self) -> str | None:
-        query = self.request.GET
-        federation = query.get("federation", "")
-        if federation.isdecimal() and federation != str(int(federation)):
-            return None  # an id written otherwise (05) is no federation's: the filter falls back to the first
-        if not federation.isdecimal():
-            federation = str(selectors.default_federation_id() or 0)
-        version = standings_version_cached(f"id:{int(federation)}")
+        """The cached table's key; ``None`` (not kept) where the page cache would not keep the page either:
+        a federation written otherwise or none such, which the filter answers with the first one."""
+        handle = rankings_federation(self.request)
+        version = standings_version_cached(handle) if handle else None
         if version is None:
-            return None  # no such federation: the filter falls back to another, under its own version
+            return None
         user = self.request.user
-        viewer = (
-            "all"
-            if user.is_authenticated and self._see_hidden(selectors.federation_by_id(int(federation)))
-            else "public"
-        )
+        see_hidden = user.is_authenticated and self._see_hidden(selectors.federation_by_id(federation_in(version)))
+        viewer = "all" if see_hidden else "public"
+        query = self.request.GET
         digest = hashlib.sha256(urlencode(sorted(query.lists()), doseq=True).encode()).hexdigest()[:32]
-        return f"rankings:{federation}:{version}:{selectors.today()}:{get_language()}:{viewer}:{digest}"
+        return f"rankings:{version}:{selectors.today()}:{get_language()}:{viewer}:{digest}"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -182,6 +182,11 @@ def ranking_sources(federation: Federation, ledger: dict[int, str]) -> str:
     return digest(sorted(ledger.items()), list(robots.values_list("pk", flat=True)))
 
 
+def unchanged(proven: dict, scope: str, sources: str | None, stored: str | None) -> bool:
+    """Whether ``scope``'s sources and rows have the fingerprints :func:`recorded` holds for it."""
+    return proven.get(scope, ())[:2] == (sources, stored)
+
+
 def recorded(federation: Federation) -> dict[str, tuple[str, str, datetime.date, datetime.date | None]]:
     """Scope → (sources' fingerprint, rows' fingerprint, the day proven, the day due) as the last rebuild
     recorded them."""

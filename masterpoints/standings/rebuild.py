@@ -27,6 +27,7 @@ from masterpoints.standings.sums import (
     _season_row_sql,
     _season_sums,
     _standing_rows,
+    _stored_standings,
     _write,
 )
 
@@ -184,7 +185,7 @@ def _rebuild_postgresql(federation: Federation, *, apart: bool = False) -> tuple
     unproven = [
         season
         for season in seasons
-        if proven.get(proof.season_scope(season), ())[:2] != (ledger.get(season), stored.get(season))
+        if not proof.unchanged(proven, proof.season_scope(season), ledger.get(season), stored.get(season))
     ]
     careers = None
     seasons_changed = False
@@ -199,29 +200,31 @@ def _rebuild_postgresql(federation: Federation, *, apart: bool = False) -> tuple
             stored.pop(season, None)  # no award of it is left, and its rows are gone
     proofs = {proof.season_scope(season): (ledger[season], stored.get(season), None) for season in ledger}
     written, standings_changed, players_changed = 0, False, 0
-    sources = proof.standings_sources(federation, ledger)
-    if unproven or proven.get(proof.STANDINGS, ())[:2] != (sources, proof.standings_rows(federation)):
+    sources, rows = proof.standings_sources(federation, ledger), proof.standings_rows(federation)
+    if unproven or not proof.unchanged(proven, proof.STANDINGS, sources, rows):
         if careers is None:
             careers = _careers(connection.ops.quote_name(SeasonStanding._meta.db_table), federation)
         written, standings_changed, players_changed = _write_standings(federation, careers)
-        sources = proof.standings_sources(federation, ledger)  # the register may have grown
+        if standings_changed:  # the rows, and the register they may have added to
+            sources, rows = proof.standings_sources(federation, ledger), proof.standings_rows(federation)
     else:
         written = Standing.objects.filter(federation=federation).count()
-    proofs[proof.STANDINGS] = (sources, proof.standings_rows(federation), None)
+    proofs[proof.STANDINGS] = (sources, rows, None)
     # Every scheme: one without a ranking list has none, and a stray row of it is removed.
     ranking_changed = False
-    sources = proof.ranking_sources(federation, ledger)
+    sources, rows = proof.ranking_sources(federation, ledger), proof.ranking_entries(federation)
     last = proven.get(proof.RANKING_LIST)
     due = last[3] if last else None
     if (
-        last is None
-        or last[:2] != (sources, proof.ranking_entries(federation))
+        not proof.unchanged(proven, proof.RANKING_LIST, sources, rows)
         or last[2] > today
         or (due is not None and due <= today)  # a figure of 0, with no row for the roll, changes
         or ranking_list_due(federation, today)
     ):
         ranking_changed, due = ranking_list_rebuild(federation, today)
-    proofs[proof.RANKING_LIST] = (sources, proof.ranking_entries(federation), due)
+        if ranking_changed:
+            rows = proof.ranking_entries(federation)
+    proofs[proof.RANKING_LIST] = (sources, rows, due)
     proof.record(federation, proofs, today)
     return written, bool(seasons_changed or standings_changed or ranking_changed), players_changed
 
@@ -231,13 +234,7 @@ def _write_standings(federation: Federation, careers) -> tuple[int, bool, int]:
     the rows that differ from the stored ones are rewritten. Returns (standings computed, whether anything
     was written, how many players' standings changed)."""
     rows, achievements = _standing_rows(federation, None, careers)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {', '.join(_STANDING_COLUMNS)} FROM {connection.ops.quote_name(Standing._meta.db_table)} "  # noqa: S608
-            "WHERE federation_id = %s",
-            [federation.pk],
-        )
-        stored = {row[0]: row for row in cursor.fetchall()}
+    stored = _stored_standings(federation)
     changed = [row for row in rows if stored.get(row[0]) != row]
     gone = set(stored) - {row[0] for row in rows}
     stale = [row[0] for row in changed if row[0] in stored] + sorted(gone)

@@ -42,7 +42,14 @@ from masterpoints.models import Award, SeasonStanding, Standing, StandingsProof,
 from masterpoints.standings.proof import RANKING_LIST
 from masterpoints.standings.ranking_list import ranking_list_due, ranking_list_rebuild, ranking_list_refresh
 from masterpoints.standings.rebuild import _nothing_written, _rebuild_postgresql
-from masterpoints.standings.sums import _STANDING_COLUMNS, _careers, _season_rows, _standing_rows, _write
+from masterpoints.standings.sums import (
+    _STANDING_COLUMNS,
+    _careers,
+    _season_rows,
+    _standing_rows,
+    _stored_standings,
+    _write,
+)
 from masterpoints.standings.versions import forget_standings_version
 from tournaments.models import Tournament
 
@@ -77,7 +84,7 @@ def _recompute(federation: Federation, player_ids: Sequence[int] | None, *, apar
         if changed:
             _bump(federation)
         return written, players_changed
-    before = _snapshot(federation) if player_ids is None else {}
+    before = _stored_standings(federation) if player_ids is None else {}
     _season_rows(federation, player_ids)
     table = connection.ops.quote_name(SeasonStanding._meta.db_table)
     rows, achievements = _standing_rows(federation, player_ids, _careers(table, federation, player_ids))
@@ -94,11 +101,6 @@ def _recompute(federation: Federation, player_ids: Sequence[int] | None, *, apar
         return len(rows), 0
     after = {row[0]: row for row in rows}
     return len(rows), sum(1 for player, row in after.items() if before.get(player) != row) + len(before.keys() - after)
-
-
-def _snapshot(federation: Federation) -> dict[int, tuple]:
-    """The federation's standings as rows of :data:`_STANDING_COLUMNS`, by player."""
-    return {row[0]: row for row in Standing.objects.filter(federation=federation).values_list(*_STANDING_COLUMNS)}
 
 
 # --- services ---------------------------------------------------------------------------------------------

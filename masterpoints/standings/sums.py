@@ -20,7 +20,7 @@ from django.db.models.functions import Cast, Coalesce, ExtractYear, TruncDate
 
 from federation.models import Federation
 from federation.schemes import SchemeInfo, scheme_of
-from masterpoints.models import Award, SeasonStanding, TitleAchievement
+from masterpoints.models import Award, SeasonStanding, Standing, TitleAchievement
 from masterpoints.standings.ladders import LadderBook, SchemeLadder
 
 # --- seasons --------------------------------------------------------------------------------------------
@@ -352,6 +352,13 @@ def _running(days, kinds: Sequence[str]):
     for row in days:
         totals = [total + row[kind.lower()] for total, kind in zip(totals, kinds, strict=True)]
         yield row["registered"], tuple(totals)
+
+
+def _stored_standings(federation: Federation) -> dict[int, tuple]:
+    """The federation's stored standings as rows of :data:`_STANDING_COLUMNS` (the rows the rebuilds
+    compute), by player: what a rebuild compares its rows with."""
+    stored = Standing.objects.filter(federation=federation).order_by().values_list(*_STANDING_COLUMNS)
+    return {row[0]: row for row in stored}
 
 
 def _write(model, columns: Sequence[str], rows: list[tuple]) -> None:

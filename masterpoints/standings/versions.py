@@ -30,6 +30,17 @@ def standings_version(federation_id: int) -> str:
     return f"{row[0]}-{row[1].timestamp():.6f}" if row else "0"
 
 
+def _kept(federation_id: int) -> str:
+    """The version as kept under a handle: the federation's id and its version (a handle's federation may
+    change: ``default`` after a new federation)."""
+    return f"{federation_id}/{standings_version(federation_id)}"
+
+
+def federation_in(version: str) -> int:
+    """The federation id of a version :func:`standings_version_cached` gave."""
+    return int(version.split("/", 1)[0])
+
+
 def version_key(handle: str) -> str:
     return f"standings-version:{handle}"
 
@@ -53,7 +64,7 @@ def version_read(handle: str) -> str | None:
     federation_id = _federation_of(handle)
     if federation_id is None:
         return None
-    version = f"{federation_id}/{standings_version(federation_id)}"
+    version = _kept(federation_id)
     cache.add(version_key(handle), version, VERSION_CACHE_SECONDS)
     return version
 
@@ -73,5 +84,5 @@ def forget_standings_version(federation: Federation) -> None:
         handles.append("default")
     keys = [version_key(handle) for handle in handles]
     cache.delete_many(keys)
-    version = f"{federation.pk}/{standings_version(federation.pk)}"
+    version = _kept(federation.pk)
     transaction.on_commit(lambda: cache.set_many(dict.fromkeys(keys, version), VERSION_CACHE_SECONDS))
