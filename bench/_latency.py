@@ -148,9 +148,12 @@ def load(
     *,
     unique: bool = False,
     stop: threading.Event | None = None,
+    gzip: bool = True,
 ) -> Figures:
     """``total`` GET requests from ``clients`` threads (stopping at ``seconds`` or at ``stop``); ``unique`` adds
-    a parameter the page ignores, so that no two requests share a cache entry."""
+    a parameter the page ignores, so that no two requests share a cache entry. ``gzip``: the clients accept a
+    gzip-compressed answer, as browsers do (``Accept-Encoding``); they read it as it comes."""
+    headers = {"Accept-Encoding": "gzip"} if gzip else {}
     deadline = time.monotonic() + seconds
     latencies: list[float] = []
     errors = 0
@@ -166,7 +169,7 @@ def load(
             url = f"http://127.0.0.1:{port}{path}" + (f"{'&' if '?' in path else '?'}miss={number}" if unique else "")
             start = time.perf_counter()
             try:
-                with urllib.request.urlopen(url, timeout=30) as response:
+                with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as response:
                     response.read()
                     ok = response.status == 200
             except OSError:

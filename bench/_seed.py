@@ -221,7 +221,7 @@ class _Explanations:
         units = [max(1, base * (paid - i) // paid) for i in range(paid)]
         explanations = [
             {
-                "rules": f"bench {organiser} scale",
+                "rules": [f"bench {organiser} scale"],
                 "inputs": {"kind": kind, "field": field, "boards": boards, "paid": paid, "place": i + 1},
                 "formula": f"{base} × ({paid} − place + 1) / {paid}",
                 "units": u,

@@ -23,7 +23,9 @@ One run prints each figure on its own line as ``name=value`` (human-readable lin
   ``rankings_p50_ms``, ``rankings_p95_ms`` (filters, repeat URLs: cached); ``rankings_vs_trivial`` and
   ``rankings_uncached_vs_trivial`` (every query string distinct): throughput as a fraction of the trivial
   view's (0.5 = half); ``rankings_p95_vs_trivial``: p95 over the trivial p95; ``player_p95_ms``,
-  ``player_vs_trivial`` (the same few players) and ``player_uncached_vs_trivial`` (many distinct players);
+  ``player_vs_trivial`` (the same few players) and ``player_uncached_vs_trivial`` (many distinct players).
+  The clients accept gzip, as browsers do; ``rankings_identity_vs_trivial`` (no target) is the cached
+  rankings for clients that do not;
 - ``confirm_to_page_p95_ms``: an upload confirmed through the upload service until its new balance shows
   on the public player page (through gunicorn, a real ``celery -A config worker`` on Redis), p95 of
   ``--confirms``, quiet; ``confirm_to_page_loaded_p95_ms``: the same while 20 clients load the rankings.
@@ -301,15 +303,16 @@ def latency_figures(args) -> None:
         load(port, [*rankings, *players[:5], "/bench/trivial"], 300, args.clients, 60)  # warm workers and caches
         print(f"\ngunicorn {args.workers} workers, {args.clients} clients, cache {args.cache_url or 'per worker'}:")
         scenarios = {
-            "trivial": (["/bench/trivial"], False),
-            "rankings": (rankings, False),
-            "rankings_uncached": (rankings, True),
-            "player": (players[:5], False),
-            "player_uncached": (players, False),
+            "trivial": (["/bench/trivial"], False, True),
+            "rankings": (rankings, False, True),
+            "rankings_identity": (rankings, False, False),
+            "rankings_uncached": (rankings, True, True),
+            "player": (players[:5], False, True),
+            "player_uncached": (players, False, True),
         }
         figures: dict[str, Figures] = {}
-        for name, (paths, unique) in scenarios.items():
-            figures[name] = load(port, paths, args.requests, args.clients, args.seconds, unique=unique)
+        for name, (paths, unique, gzip) in scenarios.items():
+            figures[name] = load(port, paths, args.requests, args.clients, args.seconds, unique=unique, gzip=gzip)
             print(figures[name].line(name))
         trivial = figures["trivial"]
         emit("trivial_p95_ms", trivial.p95_ms, 1)
@@ -318,6 +321,7 @@ def latency_figures(args) -> None:
         emit("rankings_vs_trivial", figures["rankings"].rps / trivial.rps)
         emit("rankings_uncached_vs_trivial", figures["rankings_uncached"].rps / trivial.rps)
         emit("rankings_p95_vs_trivial", figures["rankings"].p95_ms / trivial.p95_ms)
+        emit("rankings_identity_vs_trivial", figures["rankings_identity"].rps / trivial.rps)
         emit("player_p95_ms", figures["player"].p95_ms, 1)
         emit("player_vs_trivial", figures["player"].rps / trivial.rps)
         emit("player_uncached_vs_trivial", figures["player_uncached"].rps / trivial.rps)

@@ -131,6 +131,9 @@ class ClubMembership(models.Model):
                 name="membership_until_after_since",
             ),
         ]
+        # The rankings' region filter and the rank index read the home members of a region's clubs from
+        # the index alone (issue 16).
+        indexes = [models.Index(fields=["club", "player"], condition=Q(is_home=True), name="membership_home_members")]
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.club}"

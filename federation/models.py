@@ -199,6 +199,13 @@ class Player(models.Model):
     def full_name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
 
+    def on_official_list(self, on_date) -> bool:
+        """Whether the player stands on the official list on ``on_date``: :func:`official_list_q` for one
+        player already read (HBS rules 3 and 4)."""
+        if self.status == self.Status.MEMBER:
+            return self.dues_paid_until is not None and self.dues_paid_until >= on_date
+        return self.status == self.Status.GUEST and self.listed_on_request
+
 
 class RuleSet(models.Model):
     """A dated rule set of a federation's points engine, valid from ``valid_from`` until the next one.

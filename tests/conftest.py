@@ -85,10 +85,14 @@ def personas(world, django_user_model) -> Personas:
 @pytest.fixture(autouse=True)
 def _empty_cache():
     """Every test starts with an empty cache: a whole page or a standings version kept by an earlier test
-    (whose database rows were rolled back) must not answer this one's requests."""
+    (whose database rows were rolled back) must not answer this one's requests; nor a process's rank index.
+    """
     from django.core.cache import cache
 
+    from masterpoints.public.ranks import rank_index_forget
+
     cache.clear()
+    rank_index_forget()
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,11 @@ read in one round trip), and served as bytes while that version stands:
   page is the one it holds, and the new page once anything on it changed (a name, a release's template);
 - ``Cache-Control: public, max-age=0, s-maxage=PUBLIC_PROXY_SECONDS, must-revalidate``: a reverse proxy or
   CDN may serve the page for that many seconds (it varies by ``Accept-Language`` and ``Cookie``, which
-  choose the language), a browser asks again each time and is answered by the ETag.
+  choose the language), a browser asks again each time and is answered by the ETag;
+- the page is also kept gzip-compressed (compressed once, when it is kept) and sent so to a reader whose
+  ``Accept-Encoding`` names gzip, as every browser's does: the rankings' 54 KB travel as about 8 KB to a
+  phone. The compressed page has its own ETag and the response varies by ``Accept-Encoding``. A kept page
+  holds no secret of anyone (no session, no CSRF token), so compression reveals nothing (BREACH).
 
 A standings change raises the version (:func:`masterpoints.standings.services._bump`), which changes every
 key of the federation, so a confirmed upload shows at once; changes to the register (a new name, a club
@@ -28,7 +32,9 @@ an LRU policy, see the README).
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import wraps
 from urllib.parse import urlencode
 
@@ -42,6 +48,7 @@ from django.utils.cache import (
     patch_cache_control,
     patch_vary_headers,
 )
+from django.utils.text import compress_string
 from django.utils.translation import get_language
 
 from federation.tables import PAGE_SIZES
@@ -52,6 +59,8 @@ from masterpoints.standings.versions import FEDERATION_CODE_LENGTH, version_key,
 PAGE_CACHE_SECONDS = 300
 #: Pages of a list beyond this one are rendered for each reader, not kept.
 KEPT_PAGES = 20
+#: A page shorter than this is not worth compressing (Django's ``GZipMiddleware`` draws the same line).
+COMPRESS_FROM_BYTES = 200
 #: The page numbers and sizes a kept address may ask for, written as the page writes them.
 _NUMBERS = {"page": {str(page) for page in range(1, KEPT_PAGES + 1)}, "per_page": {str(size) for size in PAGE_SIZES}}
 
@@ -87,8 +96,48 @@ def _slot(request: HttpRequest, handle: str) -> str:
 def _public(response: HttpResponse, etag: str) -> HttpResponse:
     response["ETag"] = etag
     patch_cache_control(response, public=True, max_age=0, s_maxage=settings.PUBLIC_PROXY_SECONDS, must_revalidate=True)
-    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    patch_vary_headers(response, ("Accept-Language", "Cookie", "Accept-Encoding"))
     return response
+
+
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+
+
+@dataclass(frozen=True)
+class KeptPage:
+    """A page as kept: the version it was rendered under, its bytes, type and ETag, and the same bytes
+    gzip-compressed with their own ETag (``None``: too short to gain from it)."""
+
+    version: str
+    content: bytes
+    content_type: str
+    etag: str
+    gzipped: bytes | None
+
+    @classmethod
+    def of(cls, version: str, response: HttpResponse) -> KeptPage:
+        content = response.content
+        gzipped = compress_string(content) if len(content) >= COMPRESS_FROM_BYTES else None
+        if gzipped is not None and len(gzipped) >= len(content):
+            gzipped = None
+        return cls(version, content, response["Content-Type"], _etag(content), gzipped)
+
+    def answer(self, request: HttpRequest) -> HttpResponse:
+        """The page for ``request``: 304 when the reader holds it, compressed when they accept gzip."""
+        gzip = self.gzipped is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", ""))
+        etag = f'{self.etag[:-1]}-gzip"' if gzip else self.etag
+        unchanged = get_conditional_response(request, etag=etag)
+        if unchanged is not None:
+            return _public(unchanged, etag)
+        if not gzip:
+            return _public(HttpResponse(self.content, content_type=self.content_type), etag)
+        response = HttpResponse(self.gzipped, content_type=self.content_type)
+        response["Content-Encoding"] = "gzip"
+        return _public(response, etag)
+
+
+def _etag(content: bytes) -> str:
+    return f'"{hashlib.sha256(content).hexdigest()[:40]}"'
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -129,21 +178,16 @@ def anonymous_page_cache(federation_of: Callable[..., str | None], parameters: I
             if version is None:  # no such federation: the view says so
                 return _private(view(request, *args, **kwargs))
             stored = found.get(slot)
-            if stored is not None and stored[0] == version:
-                _version, content, content_type, etag = stored
-                unchanged = get_conditional_response(request, etag=etag)
-                if unchanged is not None:
-                    return _public(unchanged, etag)
-                return _public(HttpResponse(content, content_type=content_type), etag)
+            if isinstance(stored, KeptPage) and stored.version == version:
+                return stored.answer(request)
             response = view(request, *args, **kwargs)
             if hasattr(response, "render") and callable(response.render):
                 response = response.render()
             if not _keepable(request, response):
                 return _private(response)
-            etag = f'"{hashlib.sha256(response.content).hexdigest()[:40]}"'
-            cache.set(slot, (version, response.content, response["Content-Type"], etag), PAGE_CACHE_SECONDS)
-            unchanged = get_conditional_response(request, etag=etag)  # rendered again, and the same
-            return _public(unchanged if unchanged is not None else response, etag)
+            page = KeptPage.of(version, response)
+            cache.set(slot, page, PAGE_CACHE_SECONDS)
+            return page.answer(request)  # a reader who holds it (rendered again, and the same) gets a 304
 
         return wrapped
 

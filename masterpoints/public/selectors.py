@@ -5,8 +5,9 @@ them, and an upload must touch only its own players. A rank is therefore read:
 
 - on the rankings page, as ``RANK() OVER (ORDER BY key DESC)`` over the filtered list; in the default
   order PostgreSQL walks the ``(federation, key)`` index and stops after the page (no full sort);
-- for one player (their page, the API), as one plus the count of better standings in the scope
-  (federation, district of the home club, club), each an indexed range count.
+- for one player (their page, the API), as one plus the number of better standings in the scope
+  (federation, district of the home club, club): the first two bisected in a per-process index of sorted
+  keys (:mod:`masterpoints.public.ranks`), the club's an indexed count.
 
 Equal keys share a rank (1, 2, 2, 4). DBf ranks by total MP; HBS by category, then master, red and black
 points (the packed ``sort_key``).
@@ -17,8 +18,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Window
-from django.db.models.functions import Coalesce, Rank
+from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Sum, Window
+from django.db.models.functions import Rank
 from django.utils import timezone
 
 from clubs.models import Club, ClubMembership
@@ -35,6 +36,7 @@ from masterpoints.models import (
     Standing,
     TitleAchievement,
 )
+from masterpoints.public.ranks import rank_index
 from masterpoints.standings.ladders import LadderBook
 from office.access import is_secretariat
 from tournaments.models import Tournament
@@ -105,10 +107,16 @@ def matching(queryset: QuerySet, text: str, *, see_hidden: bool, prefix: str = "
     return queryset if see_hidden else queryset.filter(**{f"{prefix}hide_name": False})
 
 
+def home_memberships() -> QuerySet:
+    """The home memberships with their clubs, to prefetch for a page of players. A player has at most one
+    (``membership_one_home_club``), so they need no order (the default one joins three tables)."""
+    return ClubMembership.objects.filter(is_home=True).select_related("club").order_by()
+
+
 def ranked(queryset: QuerySet, *, scheme: SchemeInfo | str, kind: str | None) -> QuerySet:
     """Each row's ``place`` in the filtered list (equal keys share it) and the list in that order."""
     key = scheme_of(scheme).ranking_column(kind)
-    home = ClubMembership.objects.filter(is_home=True).select_related("club")
+    home = home_memberships()
     related = ("player", "player__standing") if queryset.model is SeasonStanding else ("player",)
     return (
         queryset.select_related(*related)
@@ -134,7 +142,7 @@ def ranking_list_base(*, federation: Federation) -> QuerySet:
 def ranking_list_ranked(queryset: QuerySet) -> QuerySet:
     """Each row's ``place`` by the exact figure (equal figures share it, D-Q60) and the list in that order,
     with the player, their title and home club."""
-    home = ClubMembership.objects.filter(is_home=True).select_related("club")
+    home = home_memberships()
     return (
         queryset.select_related("player", "player__standing")
         .prefetch_related(Prefetch("player__memberships", queryset=home, to_attr="home_memberships"))
@@ -146,18 +154,16 @@ def ranking_list_ranked(queryset: QuerySet) -> QuerySet:
 def player_ranking_entry(player: Player) -> RankingListEntry | None:
     """``player``'s figure on the ranking list (D-Q56–D-Q60) with its ``place`` on the federation's whole list:
     one more than the rows with a higher exact figure, so equal figures share a place as on the list
-    (:func:`ranking_list_ranked`, D-Q60). ``None`` without a row (a figure of 0) and, without a query, for a
-    scheme that publishes no ranking list (HBS). One query."""
-    if player.federation.scheme_info.ranking_list is None:
+    (:func:`ranking_list_ranked`, D-Q60), from the rank index (:mod:`masterpoints.public.ranks`). ``None``
+    without a row (a figure of 0) and, without a query, for a scheme that publishes no ranking list (HBS)."""
+    federation = player.federation
+    if federation.scheme_info.ranking_list is None:
         return None
-    higher = (
-        RankingListEntry.objects.filter(federation_id=OuterRef("federation_id"), score__gt=OuterRef("score"))
-        .order_by()
-        .values("federation_id")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
-    return RankingListEntry.objects.filter(player=player).annotate(place=Coalesce(Subquery(higher), 0) + 1).first()
+    entry = RankingListEntry.objects.filter(player=player).first()
+    if entry is not None:
+        index = rank_index(federation, day=today(), official=official_by_default(federation))
+        entry.place = index.better(index.ranking_list, entry.score) + 1
+    return entry
 
 
 def title_choices(federation: Federation) -> list[tuple[int, str]]:
@@ -236,23 +242,25 @@ class Ranks:
 
 
 def player_ranks(player: Player, standing: Standing | None, club: Club | None) -> Ranks:
-    """One plus the number of better standings in each scope (equal keys share a rank)."""
+    """One plus the number of better standings in each scope (equal keys share a rank): the federation's
+    and the district's from the rank index (:mod:`masterpoints.public.ranks`), the club's counted."""
     ranks = Ranks()
     federation = player.federation
-    scope = Standing.objects.filter(federation=federation)
-    if official_by_default(federation):
-        scope = on_official_list(scope, today())
-    ranks.federation_size = scope.count()
-    if standing is None or not scope.filter(pk=standing.pk).exists():
+    official = official_by_default(federation)
+    index = rank_index(federation, day=today(), official=official)
+    ranks.federation_size = len(index.listed)
+    if standing is None or (official and not player.on_official_list(today())):
         return ranks
-    better = scope.filter(sort_key__gt=standing.sort_key)
-    ranks.federation = better.count() + 1
+    ranks.federation = index.better(index.listed, standing.sort_key) + 1
     district = district_of(club)
     if district is not None:
-        ranks.district = in_region(better, district).count() + 1
+        ranks.district = index.better(index.regions.get(district.pk, ()), standing.sort_key) + 1
         ranks.district_name = district.name
     if club is not None:
-        ranks.club = in_club(better, club).count() + 1
+        scope = Standing.objects.filter(federation=federation, sort_key__gt=standing.sort_key)
+        if official:
+            scope = on_official_list(scope, today())
+        ranks.club = in_club(scope, club).count() + 1
         ranks.club_name = club.name
     return ranks
 

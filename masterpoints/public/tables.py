@@ -88,7 +88,7 @@ class StandingTable(BoundedPages, tables.Table):
 
     class Meta:
         attrs = {"class": "table ranking"}
-        template_name = "masterpoints/ranking_table.html"
+        template_name = "masterpoints/built_rows_table.html"
         empty_text = _("No player matches these filters.")
 
     def __init__(self, data, *, federation, see_hidden: bool = False, kind: str | None = None, **kwargs):
@@ -242,9 +242,24 @@ class AwardTable(BoundedPages, tables.Table):
         model = Award
         fields = ("awarded_on", "what", "amount", "why")
         attrs = {"class": "table awards"}
-        template_name = "masterpoints/table.html"
+        template_name = "masterpoints/built_rows_table.html"
         empty_text = _("No awards yet.")
         row_attrs = {"class": lambda record: f"source-{record.source}"}
+
+    def before_render(self, request):
+        """The rows of the shown page as HTML, built in Python with the ``render_`` methods below: a template
+        per cell cost most of a player's page (issue 16)."""
+        super().before_render(request)
+        page = getattr(self, "page", None)
+        html = []
+        for row in page.object_list if page else self.rows:
+            record = row.record
+            html.append(
+                f"<tr {row.attrs.as_html()}><td>{escape(date_format(record.awarded_on, 'SHORT_DATE_FORMAT'))}</td>"
+                f'<td>{self.render_what(record)}</td><td class="num">{escape(self.render_amount(record))}</td>'
+                f"<td>{self.render_why(record)}</td></tr>"
+            )
+        self.body_html = mark_safe("".join(html))  # noqa: S308 - each cell escaped or built by format_html
 
     def render_amount(self, record):
         return f"{shown_units(record.units, KIND_DECIMALS[record.kind])} {kind_label(record.kind)}"

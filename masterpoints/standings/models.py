@@ -72,6 +72,9 @@ class Standing(BalanceColumns):
             models.Index(fields=["federation", "-black"], name="standing_fed_black"),
             models.Index(fields=["federation", "-red"], name="standing_fed_red"),
             models.Index(fields=["federation", "-master"], name="standing_fed_master"),
+            # A filter that joins another table (a region's home members, a name) reads the federation's
+            # players from the index alone, not from the table (issue 16).
+            models.Index(fields=["federation", "player"], name="standing_fed_player"),
         ]
 
     def __str__(self) -> str:

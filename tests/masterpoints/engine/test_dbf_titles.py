@@ -11,7 +11,7 @@ import pytest
 from masterpoints.engine.common import RequestError
 from masterpoints.engine.dbf import DBF_2023, TitleRung, title_for
 from masterpoints.engine.dbf.rules import DbfRuleSet
-from masterpoints.engine.dbf.titles import Balance, g_check, sg_check, title_rank
+from masterpoints.engine.dbf.titles import Balance, g_check, missing_units, sg_check, title_rank
 from masterpoints.engine.ladders import DbfLadder
 
 
@@ -87,6 +87,25 @@ def test_missing_amounts_are_the_least_that_reach_the_next_title_dbf_2_15():
             assert units is not None and units >= 1
             assert title_rank(balance.plus(kind, units)) >= status.rank + 1
             assert title_rank(balance.plus(kind, units - 1)) <= status.rank
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [DBF_2023, dataclasses.replace(DBF_2023, kun_bp_literal=False), dataclasses.replace(DBF_2023, bp_per_sp=5)],
+    ids=["literal kun BP", "kun BP as total (D-Q11)", "rates without a bound"],
+)
+def test_missing_units_to_any_rung_are_the_least_that_reach_it_dbf_2_15(rules):
+    # A held title above the computed one asks for the rung above the held one (any target, § 404, H-2);
+    # the search starts at the shortfall of T, which every condition needs (§ 404B never adds MP).
+    rng = random.Random(404)
+    for _ in range(150):
+        balance = Balance(rng.randint(0, 60000), rng.randint(0, 6000), rng.randint(0, 9000))
+        target = rng.randint(1, len(rules.titles))
+        for kind in ("BP", "SP", "GP"):
+            units = missing_units(balance, kind, target, rules)
+            assert units is not None
+            assert title_rank(balance.plus(kind, units), rules) >= target
+            assert units == 0 or title_rank(balance.plus(kind, units - 1), rules) < target
 
 
 def test_a_higher_title_reached_by_another_kind_counts_as_reaching_the_next_dbf_2_15():

@@ -4,6 +4,8 @@ logged-in reader's page is never one kept for anonymous readers (masterpoints.pu
 
 from __future__ import annotations
 
+import gzip
+
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -191,3 +193,28 @@ def test_an_address_written_otherwise_is_not_kept_under_another_federations_vers
         response = client.get(f"{base}?{query}")
         assert response.status_code == 200 and "ETag" not in response, query
     assert client.get(f"/players/{'x' * 21}/12345/").status_code == 404
+
+
+def test_a_reader_who_accepts_gzip_gets_the_kept_page_compressed_with_its_own_etag(client, world):
+    paid(world.player, 300)
+    address = rankings(world)
+    plain = client.get(address)
+    packed = client.get(address, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert packed["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content) / 3
+    assert (
+        packed["ETag"] != plain["ETag"] and "Accept-Encoding" in packed["Vary"] and "Accept-Encoding" in plain["Vary"]
+    )
+    assert client.get(address, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed["ETag"]).status_code == 304
+    # The identity page's ETag names other bytes than the compressed ones: a full answer, compressed.
+    other = client.get(address, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=plain["ETag"])
+    assert other.status_code == 200 and other["Content-Encoding"] == "gzip"
+    assert client.get(address, HTTP_ACCEPT_ENCODING="identity")["ETag"] == plain["ETag"]
+
+
+def test_a_page_rendered_for_one_reader_is_never_compressed_by_the_page_cache(client, world, personas):
+    # A logged-in reader's page carries their CSRF token: compressing it could reveal it (BREACH).
+    client.force_login(personas.player)
+    response = client.get(rankings(world), HTTP_ACCEPT_ENCODING="gzip")
+    assert response.status_code == 200 and "Content-Encoding" not in response

@@ -1,0 +1,90 @@
+"""A player's ranks read from an index of their federation's sorted keys, not counted per page.
+
+A rank is one plus the number of better standings in its scope (:mod:`masterpoints.public.selectors`).
+Counted in the database, each scope of a player's page is a range count over the federation's standings:
+8–9 ms each for the federation's size, its rank and the ranking list's place, 20–35 ms for the district
+(a semi-join over home memberships), on 70,000 standings (issue 16). The index holds, per federation, the
+sorted ranking keys of its default list (the official list where the scheme publishes only that, HBS rule
+3), of each region's players (by home club: a district counts the clubs of its circles, as
+:func:`~masterpoints.public.selectors.in_region`) and the sorted figures of the ranking list (D-Q60); a
+rank is then a bisection.
+
+The index is kept in each process under the federation's standings version, which every change of its
+standings or ranking list raises, and the day (the official list follows dues paid), for at most
+:data:`RANK_INDEX_SECONDS`: a change of the register that raises no version (dues paid, a new home club)
+shows within that time, as on the cached rankings. A club's members are few: the club rank stays a count.
+"""
+
+from __future__ import annotations
+
+import time
+from array import array
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from clubs.models import ClubMembership
+from federation.models import Federation, official_list_q
+from masterpoints.models import RankingListEntry, Standing
+from masterpoints.standings.versions import standings_version_cached
+
+#: How long a process keeps one federation's index under an unchanged standings version and day.
+RANK_INDEX_SECONDS = 300
+
+
+@dataclass(frozen=True)
+class RankIndex:
+    """Sorted keys (ascending) of a federation's scopes: ``listed`` (the default list), ``regions`` (region id
+    → the keys of the listed players whose home club lies in it) and ``ranking_list`` (the exact figures)."""
+
+    listed: array
+    regions: dict[int, array]
+    ranking_list: array
+
+    @staticmethod
+    def better(keys: array, key: int) -> int:
+        """How many of ``keys`` are higher than ``key`` (equal keys share a rank)."""
+        return len(keys) - bisect_right(keys, key)
+
+
+_kept: dict[int, tuple[str, float, RankIndex]] = {}
+
+
+def rank_index(federation: Federation, *, day, official: bool) -> RankIndex:
+    """The index of ``federation`` on ``day``; ``official``: the default list is the official list."""
+    stamp = f"{standings_version_cached(f'id:{federation.pk}')}:{day}:{official}"
+    kept = _kept.get(federation.pk)
+    now = time.monotonic()
+    if kept is not None and kept[0] == stamp and now - kept[1] < RANK_INDEX_SECONDS:
+        return kept[2]
+    index = _build(federation, day=day, official=official)
+    _kept[federation.pk] = (stamp, now, index)
+    return index
+
+
+def rank_index_forget() -> None:
+    """Drop every kept index (tests start from an empty cache; a process never needs it)."""
+    _kept.clear()
+
+
+def _build(federation: Federation, *, day, official: bool) -> RankIndex:
+    """Three reads of the whole federation (about 0.15 s for 70,000 standings), kept for many pages."""
+    scope = Standing.objects.filter(federation=federation)
+    if official:
+        scope = scope.filter(official_list_q(day, prefix="player__"))
+    keys = dict(scope.values_list("player_id", "sort_key").order_by())
+    members: dict[int, set[int]] = {}
+    homes = ClubMembership.objects.filter(is_home=True, player__federation=federation).values_list(
+        "player_id", "club__regions", "club__regions__parent"
+    )
+    for player_id, region_id, parent_id in homes.order_by():
+        if player_id not in keys:
+            continue
+        for region in (region_id, parent_id):
+            if region is not None:
+                members.setdefault(region, set()).add(player_id)
+    figures = RankingListEntry.objects.filter(federation=federation).values_list("score", flat=True)
+    return RankIndex(
+        listed=array("q", sorted(keys.values())),
+        regions={region: array("q", sorted(keys[p] for p in players)) for region, players in members.items()},
+        ranking_list=array("q", sorted(figures.order_by())),
+    )

@@ -1,0 +1,96 @@
+"""A player's ranks from the rank index (``masterpoints.public.ranks``) are the counts of better standings in
+each scope, follow every standings change at once, and follow the register within RANK_INDEX_SECONDS."""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+
+import pytest
+
+from clubs.models import Club, ClubMembership
+from federation.models import Player, official_list_q
+from masterpoints.models import RankingListEntry, Standing
+from masterpoints.public import ranks, selectors
+from masterpoints.standings.services import standings_refresh_players
+from tests.factories import make_player, post_award
+
+
+def player(world, number, fed=None, **fields):
+    return make_player(fed or world.dbf, number, **fields)
+
+
+def refresh(*players):
+    standings_refresh_players(federation=players[0].federation, player_ids=[p.pk for p in players])
+
+
+def ranks_of(p):
+    return selectors.player_ranks(p, Standing.objects.get(player=p), selectors.home_club(p))
+
+
+def test_a_district_counts_the_home_members_of_the_clubs_of_its_circles(world):
+    # The district of a club in a circle is the circle's district (selectors.district_of); its rank counts
+    # every listed player whose home club lies in the district or one of its circles, and no one else.
+    circle_club = Club.objects.create(federation=world.dbf, number="1003", name="Kredsklubben")
+    circle_club.regions.set([world.circle])
+    players = [player(world, str(n)) for n in range(41, 46)]
+    homes = [circle_club, world.club_a, world.club_b, circle_club, None]
+    for p, units, home in zip(players, [900, 700, 800, 300, 1000], homes, strict=True):
+        post_award(p, "BP", units)
+        if home is not None:
+            ClubMembership.objects.create(player=p, club=home, is_home=True)
+    refresh(*players)
+    last = ranks_of(players[3])  # 300 BP: below all four others
+    assert (last.federation, last.federation_size) == (5, 5)
+    assert (last.district, last.district_name) == (3, world.district.name)  # 900 (circle) and 700 (club A)
+    assert last.club == 2
+    other = ranks_of(players[2])  # 800 BP in club B, district Nord: alone there
+    assert (other.federation, other.district) == (3, 1)
+
+
+def test_a_standings_change_shows_in_the_ranks_at_once(world):
+    a, b = player(world, "51"), player(world, "52")
+    post_award(a, "BP", 500)
+    post_award(b, "BP", 400)
+    refresh(a, b)
+    assert ranks_of(b).federation == 2
+    post_award(b, "BP", 200)
+    refresh(b)  # raises the standings version: the kept index is not used again
+    assert (ranks_of(b).federation, ranks_of(a).federation) == (1, 2)
+
+
+def test_a_register_change_shows_within_the_index_time(world, monkeypatch):
+    # A dues payment raises no standings version; the official list (HBS rule 3) follows it once the kept
+    # index is older than RANK_INDEX_SECONDS.
+    today = selectors.today()
+    paid = player(world, "61", world.hbs, dues_paid_until=today)
+    late = player(world, "62", world.hbs, dues_paid_until=today - datetime.timedelta(days=1))
+    post_award(paid, "black", 60)
+    post_award(late, "black", 90)
+    refresh(paid, late)
+    assert (ranks_of(paid).federation, ranks_of(paid).federation_size) == (1, 1)
+    assert ranks_of(late).federation is None
+    Player.objects.filter(pk=late.pk).update(dues_paid_until=today)
+    late.refresh_from_db()
+    clock = ranks.time.monotonic()
+    monkeypatch.setattr(ranks.time, "monotonic", lambda: clock + ranks.RANK_INDEX_SECONDS + 1)
+    assert (ranks_of(paid).federation, ranks_of(paid).federation_size) == (2, 2)
+    assert ranks_of(late).federation == 1
+
+
+def test_equal_figures_share_a_place_on_the_ranking_list_d_q60(world):
+    players = [player(world, str(n)) for n in range(71, 75)]
+    for p, score in zip(players, [900, 500, 500, 100], strict=True):
+        RankingListEntry.objects.create(player=p, federation=world.dbf, score=score)
+    assert [selectors.player_ranking_entry(p).place for p in players] == [1, 2, 2, 4]
+
+
+@pytest.mark.parametrize(
+    ("status", "paid", "asked"),
+    list(itertools.product(["member", "guest", "lapsed"], [None, -1, 0, 1], [False, True])),
+)
+def test_one_players_official_list_is_the_lists_query_rules_3_4(world, status, paid, asked):
+    today = selectors.today()
+    until = None if paid is None else today + datetime.timedelta(days=paid)
+    p = player(world, "81", world.hbs, status=status, dues_paid_until=until, listed_on_request=asked)
+    assert p.on_official_list(today) == Player.objects.filter(official_list_q(today), pk=p.pk).exists()
