@@ -13,6 +13,11 @@ The index is kept in each process under the federation's standings version, whic
 standings or ranking list raises, and the day (the official list follows dues paid), for at most
 :data:`RANK_INDEX_SECONDS`: a change of the register that raises no version (dues paid, a new home club)
 shows within that time, as on the cached rankings. A club's members are few: the club rank stays a count.
+
+Building the index reads the whole federation (about 0.2 s for 70,000 standings), which the first page
+after an upload must not wait for: while the standings changed less than :data:`SETTLED_SECONDS` ago (an
+evening of uploads), there is no index and the ranks are counted in the database; the first page after
+that builds it.
 """
 
 from __future__ import annotations
@@ -25,10 +30,12 @@ from dataclasses import dataclass
 from clubs.models import ClubMembership
 from federation.models import Federation, official_list_q
 from masterpoints.models import RankingListEntry, Standing
-from masterpoints.standings.versions import standings_version_cached
+from masterpoints.standings.versions import changed_at, standings_version_cached
 
 #: How long a process keeps one federation's index under an unchanged standings version and day.
 RANK_INDEX_SECONDS = 300
+#: An index is built only for standings that have not changed for this long.
+SETTLED_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -49,13 +56,17 @@ class RankIndex:
 _kept: dict[int, tuple[str, float, RankIndex]] = {}
 
 
-def rank_index(federation: Federation, *, day, official: bool) -> RankIndex:
-    """The index of ``federation`` on ``day``; ``official``: the default list is the official list."""
-    stamp = f"{standings_version_cached(f'id:{federation.pk}')}:{day}:{official}"
+def rank_index(federation: Federation, *, day, official: bool) -> RankIndex | None:
+    """The index of ``federation`` on ``day``; ``official``: the default list is the official list. ``None``
+    while its standings have changed within :data:`SETTLED_SECONDS` (count the ranks instead)."""
+    version = standings_version_cached(f"id:{federation.pk}") or "0"
+    stamp = f"{version}:{day}:{official}"
     kept = _kept.get(federation.pk)
     now = time.monotonic()
     if kept is not None and kept[0] == stamp and now - kept[1] < RANK_INDEX_SECONDS:
         return kept[2]
+    if time.time() - changed_at(version) < SETTLED_SECONDS:
+        return None
     index = _build(federation, day=day, official=official)
     _kept[federation.pk] = (stamp, now, index)
     return index
@@ -67,7 +78,7 @@ def rank_index_forget() -> None:
 
 
 def _build(federation: Federation, *, day, official: bool) -> RankIndex:
-    """Three reads of the whole federation (about 0.15 s for 70,000 standings), kept for many pages."""
+    """Three reads of the whole federation, kept for many pages."""
     scope = Standing.objects.filter(federation=federation)
     if official:
         scope = scope.filter(official_list_q(day, prefix="player__"))

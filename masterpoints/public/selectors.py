@@ -154,15 +154,20 @@ def ranking_list_ranked(queryset: QuerySet) -> QuerySet:
 def player_ranking_entry(player: Player) -> RankingListEntry | None:
     """``player``'s figure on the ranking list (D-Q56–D-Q60) with its ``place`` on the federation's whole list:
     one more than the rows with a higher exact figure, so equal figures share a place as on the list
-    (:func:`ranking_list_ranked`, D-Q60), from the rank index (:mod:`masterpoints.public.ranks`). ``None``
-    without a row (a figure of 0) and, without a query, for a scheme that publishes no ranking list (HBS)."""
+    (:func:`ranking_list_ranked`, D-Q60), from the rank index (:mod:`masterpoints.public.ranks`) or counted.
+    ``None`` without a row (a figure of 0) and, without a query, for a scheme that publishes no ranking list
+    (HBS)."""
     federation = player.federation
     if federation.scheme_info.ranking_list is None:
         return None
     entry = RankingListEntry.objects.filter(player=player).first()
     if entry is not None:
         index = rank_index(federation, day=today(), official=official_by_default(federation))
-        entry.place = index.better(index.ranking_list, entry.score) + 1
+        if index is not None:
+            higher = index.better(index.ranking_list, entry.score)
+        else:
+            higher = RankingListEntry.objects.filter(federation=federation, score__gt=entry.score).count()
+        entry.place = higher + 1
     return entry
 
 
@@ -243,24 +248,28 @@ class Ranks:
 
 def player_ranks(player: Player, standing: Standing | None, club: Club | None) -> Ranks:
     """One plus the number of better standings in each scope (equal keys share a rank): the federation's
-    and the district's from the rank index (:mod:`masterpoints.public.ranks`), the club's counted."""
+    and the district's from the rank index (:mod:`masterpoints.public.ranks`) or, while there is none,
+    counted; the club's counted."""
     ranks = Ranks()
     federation = player.federation
     official = official_by_default(federation)
+    scope = Standing.objects.filter(federation=federation)
+    if official:
+        scope = on_official_list(scope, today())
     index = rank_index(federation, day=today(), official=official)
-    ranks.federation_size = len(index.listed)
+    ranks.federation_size = len(index.listed) if index else scope.count()
     if standing is None or (official and not player.on_official_list(today())):
         return ranks
-    ranks.federation = index.better(index.listed, standing.sort_key) + 1
+    key = standing.sort_key
+    better = scope.filter(sort_key__gt=key)
+    ranks.federation = 1 + (index.better(index.listed, key) if index else better.count())
     district = district_of(club)
     if district is not None:
-        ranks.district = index.better(index.regions.get(district.pk, ()), standing.sort_key) + 1
+        higher = index.better(index.regions.get(district.pk, ()), key) if index else in_region(better, district).count()
+        ranks.district = higher + 1
         ranks.district_name = district.name
     if club is not None:
-        scope = Standing.objects.filter(federation=federation, sort_key__gt=standing.sort_key)
-        if official:
-            scope = on_official_list(scope, today())
-        ranks.club = in_club(scope, club).count() + 1
+        ranks.club = in_club(better, club).count() + 1
         ranks.club_name = club.name
     return ranks
 

@@ -1,5 +1,6 @@
-"""A player's ranks from the rank index (``masterpoints.public.ranks``) are the counts of better standings in
-each scope, follow every standings change at once, and follow the register within RANK_INDEX_SECONDS."""
+"""A player's ranks are the counts of better standings in each scope, whether counted in the database (the
+standings changed within SETTLED_SECONDS) or bisected in the rank index (``masterpoints.public.ranks``);
+they follow every standings change at once, and the register within RANK_INDEX_SECONDS."""
 
 from __future__ import annotations
 
@@ -16,6 +17,13 @@ from masterpoints.standings.services import standings_refresh_players
 from tests.factories import make_player, post_award
 
 
+@pytest.fixture(params=["counted", "indexed"])
+def way(request, monkeypatch):
+    """Both ways of reading a rank: standings that changed just now are counted, settled ones indexed."""
+    monkeypatch.setattr(ranks, "SETTLED_SECONDS", 10**9 if request.param == "counted" else -1.0)
+    return request.param
+
+
 def player(world, number, fed=None, **fields):
     return make_player(fed or world.dbf, number, **fields)
 
@@ -28,7 +36,7 @@ def ranks_of(p):
     return selectors.player_ranks(p, Standing.objects.get(player=p), selectors.home_club(p))
 
 
-def test_a_district_counts_the_home_members_of_the_clubs_of_its_circles(world):
+def test_a_district_counts_the_home_members_of_the_clubs_of_its_circles(world, way):
     # The district of a club in a circle is the circle's district (selectors.district_of); its rank counts
     # every listed player whose home club lies in the district or one of its circles, and no one else.
     circle_club = Club.objects.create(federation=world.dbf, number="1003", name="Kredsklubben")
@@ -48,7 +56,7 @@ def test_a_district_counts_the_home_members_of_the_clubs_of_its_circles(world):
     assert (other.federation, other.district) == (3, 1)
 
 
-def test_a_standings_change_shows_in_the_ranks_at_once(world):
+def test_a_standings_change_shows_in_the_ranks_at_once(world, way):
     a, b = player(world, "51"), player(world, "52")
     post_award(a, "BP", 500)
     post_award(b, "BP", 400)
@@ -62,6 +70,7 @@ def test_a_standings_change_shows_in_the_ranks_at_once(world):
 def test_a_register_change_shows_within_the_index_time(world, monkeypatch):
     # A dues payment raises no standings version; the official list (HBS rule 3) follows it once the kept
     # index is older than RANK_INDEX_SECONDS.
+    monkeypatch.setattr(ranks, "SETTLED_SECONDS", -1.0)
     today = selectors.today()
     paid = player(world, "61", world.hbs, dues_paid_until=today)
     late = player(world, "62", world.hbs, dues_paid_until=today - datetime.timedelta(days=1))
@@ -78,7 +87,7 @@ def test_a_register_change_shows_within_the_index_time(world, monkeypatch):
     assert ranks_of(late).federation == 1
 
 
-def test_equal_figures_share_a_place_on_the_ranking_list_d_q60(world):
+def test_equal_figures_share_a_place_on_the_ranking_list_d_q60(world, way):
     players = [player(world, str(n)) for n in range(71, 75)]
     for p, score in zip(players, [900, 500, 500, 100], strict=True):
         RankingListEntry.objects.create(player=p, federation=world.dbf, score=score)
@@ -94,3 +103,14 @@ def test_one_players_official_list_is_the_lists_query_rules_3_4(world, status, p
     until = None if paid is None else today + datetime.timedelta(days=paid)
     p = player(world, "81", world.hbs, status=status, dues_paid_until=until, listed_on_request=asked)
     assert p.on_official_list(today) == Player.objects.filter(official_list_q(today), pk=p.pk).exists()
+
+
+def test_the_index_waits_for_the_standings_to_settle(world, monkeypatch):
+    a = player(world, "91")
+    post_award(a, "BP", 500)
+    refresh(a)  # the standings changed just now
+    assert ranks.rank_index(world.dbf, day=selectors.today(), official=False) is None
+    now = ranks.time.time()
+    monkeypatch.setattr(ranks.time, "time", lambda: now + ranks.SETTLED_SECONDS + 1)
+    index = ranks.rank_index(world.dbf, day=selectors.today(), official=False)
+    assert index is not None and list(index.listed) == [Standing.objects.get(player=a).sort_key]
