@@ -13,10 +13,11 @@ read in one round trip), and served as bytes while that version stands:
 - ``Cache-Control: public, max-age=0, s-maxage=PUBLIC_PROXY_SECONDS, must-revalidate``: a reverse proxy or
   CDN may serve the page for that many seconds (it varies by ``Accept-Language`` and ``Cookie``, which
   choose the language), a browser asks again each time and is answered by the ETag;
-- the page is also kept gzip-compressed (compressed once, when it is kept) and sent so to a reader whose
-  ``Accept-Encoding`` names gzip, as every browser's does: the rankings' 54 KB travel as about 8 KB to a
-  phone. The compressed page has its own ETag and the response varies by ``Accept-Encoding``. A kept page
-  holds no secret of anyone (no session, no CSRF token), so compression reveals nothing (BREACH).
+- the page is also kept gzip-compressed (compressed once, when it is kept, and kept apart, so that a hit
+  fetches only what it sends) and sent so to a reader whose ``Accept-Encoding`` names gzip, as every
+  browser's does: the rankings' 54 KB travel as about 8 KB to a phone. The compressed page has its own
+  ETag and the response varies by ``Accept-Encoding``. A kept page holds no secret of anyone (no session,
+  no CSRF token), so compression reveals nothing (BREACH).
 
 A standings change raises the version (:func:`masterpoints.standings.services._bump`), which changes every
 key of the federation, so a confirmed upload shows at once; changes to the register (a new name, a club
@@ -103,37 +104,42 @@ def _public(response: HttpResponse, etag: str) -> HttpResponse:
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 
+def _accepts_gzip(request: HttpRequest) -> bool:
+    return bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
+
+
 @dataclass(frozen=True)
 class KeptPage:
-    """A page as kept: the version it was rendered under, its bytes, type and ETag, and the same bytes
-    gzip-compressed with their own ETag (``None``: too short to gain from it)."""
+    """One representation of a page as kept: the version it was rendered under, its bytes (gzip-compressed
+    when ``gzipped``), type and ETag. A page is kept twice, as it is and for readers who accept gzip, so
+    that a reader's hit fetches only the bytes it is sent."""
 
     version: str
-    content: bytes
+    body: bytes
     content_type: str
     etag: str
-    gzipped: bytes | None
+    gzipped: bool = False
 
     @classmethod
-    def of(cls, version: str, response: HttpResponse) -> KeptPage:
+    def both(cls, version: str, response: HttpResponse) -> tuple[KeptPage, KeptPage]:
+        """The page as it is, and for readers who accept gzip: compressed, with its own ETag, unless too
+        short to gain from it (then the same page)."""
         content = response.content
-        gzipped = compress_string(content) if len(content) >= COMPRESS_FROM_BYTES else None
-        if gzipped is not None and len(gzipped) >= len(content):
-            gzipped = None
-        return cls(version, content, response["Content-Type"], _etag(content), gzipped)
+        plain = cls(version, content, response["Content-Type"], _etag(content))
+        packed = compress_string(content) if len(content) >= COMPRESS_FROM_BYTES else content
+        if len(packed) >= len(content):
+            return plain, plain
+        return plain, cls(version, packed, plain.content_type, f'{plain.etag[:-1]}-gzip"', gzipped=True)
 
     def answer(self, request: HttpRequest) -> HttpResponse:
-        """The page for ``request``: 304 when the reader holds it, compressed when they accept gzip."""
-        gzip = self.gzipped is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", ""))
-        etag = f'{self.etag[:-1]}-gzip"' if gzip else self.etag
-        unchanged = get_conditional_response(request, etag=etag)
+        """The page for ``request``, or 304 when the reader holds it."""
+        unchanged = get_conditional_response(request, etag=self.etag)
         if unchanged is not None:
-            return _public(unchanged, etag)
-        if not gzip:
-            return _public(HttpResponse(self.content, content_type=self.content_type), etag)
-        response = HttpResponse(self.gzipped, content_type=self.content_type)
-        response["Content-Encoding"] = "gzip"
-        return _public(response, etag)
+            return _public(unchanged, self.etag)
+        response = HttpResponse(self.body, content_type=self.content_type)
+        if self.gzipped:
+            response["Content-Encoding"] = "gzip"
+        return _public(response, self.etag)
 
 
 def _etag(content: bytes) -> str:
@@ -173,11 +179,12 @@ def anonymous_page_cache(federation_of: Callable[..., str | None], parameters: I
             if handle is None:
                 return _private(view(request, *args, **kwargs))
             slot = _slot(request, handle)
-            found = cache.get_many([version_key(handle), slot])  # one round trip for a kept page
+            wanted = f"{slot}:gzip" if _accepts_gzip(request) else slot
+            found = cache.get_many([version_key(handle), wanted])  # one round trip for a kept page
             version = found.get(version_key(handle)) or version_read(handle)
             if version is None:  # no such federation: the view says so
                 return _private(view(request, *args, **kwargs))
-            stored = found.get(slot)
+            stored = found.get(wanted)
             if isinstance(stored, KeptPage) and stored.version == version:
                 return stored.answer(request)
             response = view(request, *args, **kwargs)
@@ -185,9 +192,10 @@ def anonymous_page_cache(federation_of: Callable[..., str | None], parameters: I
                 response = response.render()
             if not _keepable(request, response):
                 return _private(response)
-            page = KeptPage.of(version, response)
-            cache.set(slot, page, PAGE_CACHE_SECONDS)
-            return page.answer(request)  # a reader who holds it (rendered again, and the same) gets a 304
+            plain, packed = KeptPage.both(version, response)
+            cache.set_many({slot: plain, f"{slot}:gzip": packed}, PAGE_CACHE_SECONDS)
+            # A reader who holds it (rendered again, and the same) gets a 304.
+            return (packed if wanted != slot else plain).answer(request)
 
         return wrapped
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 import gzip
 
 from django.db import connection
+from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from masterpoints.public.page_cache import KeptPage
 from masterpoints.standings.services import standings_refresh_players
 from tests.factories import make_player, post_award
 
@@ -218,3 +220,11 @@ def test_a_page_rendered_for_one_reader_is_never_compressed_by_the_page_cache(cl
     client.force_login(personas.player)
     response = client.get(rankings(world), HTTP_ACCEPT_ENCODING="gzip")
     assert response.status_code == 200 and "Content-Encoding" not in response
+
+
+def test_a_page_too_short_to_gain_from_gzip_is_kept_as_it_is_for_every_reader():
+    plain, packed = KeptPage.both("1/1", HttpResponse(b"<p>ok</p>", content_type="text/html"))
+    assert packed is plain and not plain.gzipped
+    long = HttpResponse(b"<tr><td>row</td></tr>" * 100, content_type="text/html")
+    plain, packed = KeptPage.both("1/1", long)
+    assert packed.gzipped and gzip.decompress(packed.body) == plain.body and packed.etag != plain.etag
