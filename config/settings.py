@@ -279,7 +279,7 @@ def cache_settings(url: str) -> dict:
     if url.startswith(("redis://", "rediss://", "unix://")):
         return {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "config.cache.SharedRedisCache",
                 "LOCATION": url,
                 "KEY_PREFIX": "masterpoints",
             }
