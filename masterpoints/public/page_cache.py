@@ -33,7 +33,6 @@ an LRU policy, see the README).
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import wraps
@@ -91,7 +90,9 @@ def _slot(request: HttpRequest, handle: str) -> str:
     federation's handle (the version is kept with the page)."""
     query = urlencode(sorted(request.GET.items()))
     parts = (request.path, query, get_language(), selectors.today().isoformat(), handle)
-    return "page:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()[:40]
+    # "kept-page:", not the "page:" of the earlier tuples: a worker of the release before, during a rolling
+    # deploy, never reads a KeptPage it cannot unpickle.
+    return "kept-page:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()[:40]
 
 
 def _public(response: HttpResponse, etag: str) -> HttpResponse:
@@ -101,11 +102,20 @@ def _public(response: HttpResponse, etag: str) -> HttpResponse:
     return response
 
 
-_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
-
-
 def _accepts_gzip(request: HttpRequest) -> bool:
-    return bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
+    """``Accept-Encoding`` names gzip with a weight above 0 (``gzip;q=0`` refuses it, RFC 9110 § 12.5.3)."""
+    for part in request.headers.get("Accept-Encoding", "").split(","):
+        coding, _sep, parameters = part.partition(";")
+        if coding.strip().lower() != "gzip":
+            continue
+        weight = parameters.strip().lower()
+        if not weight.startswith("q="):
+            return True
+        try:
+            return float(weight[2:]) > 0
+        except ValueError:
+            return False
+    return False
 
 
 @dataclass(frozen=True)

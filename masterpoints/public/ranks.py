@@ -12,7 +12,9 @@ rank is then a bisection.
 The index is kept in each process under the federation's standings version, which every change of its
 standings or ranking list raises, and the day (the official list follows dues paid), for at most
 :data:`RANK_INDEX_SECONDS`: a change of the register that raises no version (dues paid, a new home club)
-shows within that time, as on the cached rankings. A club's members are few: the club rank stays a count.
+shows in the ranks within that time, and on a page kept for anonymous readers within that and the page's
+own time (``page_cache.PAGE_CACHE_SECONDS``). A player the index does not hold (their dues paid since it
+was built) has their ranks counted. A club's members are few: the club rank stays a count.
 
 Building the index reads the whole federation (about 0.2 s for 70,000 standings), which the first page
 after an upload must not wait for: while the standings changed less than :data:`SETTLED_SECONDS` ago (an
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from clubs.models import ClubMembership
@@ -32,8 +34,9 @@ from federation.models import Federation, official_list_q
 from masterpoints.models import RankingListEntry, Standing
 from masterpoints.standings.versions import changed_at, standings_version_cached
 
-#: How long a process keeps one federation's index under an unchanged standings version and day.
-RANK_INDEX_SECONDS = 300
+#: How long a process keeps one federation's index under an unchanged standings version and day (a build
+#: a minute per process is a small part of one core).
+RANK_INDEX_SECONDS = 60
 #: An index is built only for standings that have not changed for this long.
 SETTLED_SECONDS = 5.0
 
@@ -51,6 +54,12 @@ class RankIndex:
     def better(keys: array, key: int) -> int:
         """How many of ``keys`` are higher than ``key`` (equal keys share a rank)."""
         return len(keys) - bisect_right(keys, key)
+
+    @staticmethod
+    def holds(keys: array, key: int) -> bool:
+        """Whether ``key`` is among ``keys`` (a player's own key is, unless the index predates them)."""
+        place = bisect_left(keys, key)
+        return place < len(keys) and keys[place] == key
 
 
 _kept: dict[int, tuple[str, float, RankIndex]] = {}

@@ -257,8 +257,11 @@ def player_ranks(player: Player, standing: Standing | None, club: Club | None) -
     if official:
         scope = on_official_list(scope, today())
     index = rank_index(federation, day=today(), official=official)
+    listed = standing is not None and (not official or player.on_official_list(today()))
+    if index is not None and listed and not index.holds(index.listed, standing.sort_key):
+        index = None  # listed since the index was built: count
     ranks.federation_size = len(index.listed) if index else scope.count()
-    if standing is None or (official and not player.on_official_list(today())):
+    if not listed:
         return ranks
     key = standing.sort_key
     better = scope.filter(sort_key__gt=key)

@@ -213,6 +213,9 @@ def test_a_reader_who_accepts_gzip_gets_the_kept_page_compressed_with_its_own_et
     other = client.get(address, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=plain["ETag"])
     assert other.status_code == 200 and other["Content-Encoding"] == "gzip"
     assert client.get(address, HTTP_ACCEPT_ENCODING="identity")["ETag"] == plain["ETag"]
+    # A weight of 0 refuses gzip (RFC 9110 § 12.5.3); any other weight accepts it.
+    assert "Content-Encoding" not in client.get(address, HTTP_ACCEPT_ENCODING="gzip;q=0, identity")
+    assert client.get(address, HTTP_ACCEPT_ENCODING="br, GZIP; q=0.5")["Content-Encoding"] == "gzip"
 
 
 def test_a_page_rendered_for_one_reader_is_never_compressed_by_the_page_cache(client, world, personas):

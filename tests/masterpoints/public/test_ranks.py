@@ -20,7 +20,7 @@ from tests.factories import make_player, post_award
 @pytest.fixture(params=["counted", "indexed"])
 def way(request, monkeypatch):
     """Both ways of reading a rank: standings that changed just now are counted, settled ones indexed."""
-    monkeypatch.setattr(ranks, "SETTLED_SECONDS", 10**9 if request.param == "counted" else -1.0)
+    monkeypatch.setattr(ranks, "SETTLED_SECONDS", float("inf") if request.param == "counted" else -1.0)
     return request.param
 
 
@@ -81,6 +81,9 @@ def test_a_register_change_shows_within_the_index_time(world, monkeypatch):
     assert ranks_of(late).federation is None
     Player.objects.filter(pk=late.pk).update(dues_paid_until=today)
     late.refresh_from_db()
+    # Within the index time the newly listed player, whom the index does not hold, is counted.
+    assert (ranks_of(late).federation, ranks_of(late).federation_size) == (1, 2)
+    assert ranks_of(paid).federation_size == 1  # the others' ranks follow within RANK_INDEX_SECONDS
     clock = ranks.time.monotonic()
     monkeypatch.setattr(ranks.time, "monotonic", lambda: clock + ranks.RANK_INDEX_SECONDS + 1)
     assert (ranks_of(paid).federation, ranks_of(paid).federation_size) == (2, 2)
