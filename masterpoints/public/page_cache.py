@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from functools import wraps
 from urllib.parse import urlencode
 
@@ -111,9 +112,10 @@ def _accepts_gzip(request: HttpRequest) -> bool:
         weight = parameters.strip().lower()
         if not weight.startswith("q="):
             return True
+        # A weight is at most "1.000" (RFC 9110 § 12.4.2): anything longer or not a number refuses gzip.
         try:
-            return float(weight[2:]) > 0
-        except ValueError:
+            return len(weight) <= len("q=1.000") and Decimal(weight[2:]) > 0
+        except InvalidOperation:
             return False
     return False
 

@@ -38,7 +38,7 @@ from masterpoints.standings.versions import changed_at, standings_version_cached
 #: a minute per process is a small part of one core).
 RANK_INDEX_SECONDS = 60
 #: An index is built only for standings that have not changed for this long.
-SETTLED_SECONDS = 5.0
+SETTLED_SECONDS = 5
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def rank_index(federation: Federation, *, day, official: bool) -> RankIndex | No
     now = time.monotonic()
     if kept is not None and kept[0] == stamp and now - kept[1] < RANK_INDEX_SECONDS:
         return kept[2]
-    if time.time() - changed_at(version) < SETTLED_SECONDS:
+    if time.time_ns() // 1000 - changed_at(version) < SETTLED_SECONDS * 1_000_000:
         return None
     index = _build(federation, day=day, official=official)
     _kept[federation.pk] = (stamp, now, index)

@@ -8,6 +8,8 @@ kept in the cache under each handle, so that a page served whole from the cache 
 
 from __future__ import annotations
 
+import datetime
+
 from django.core.cache import cache
 from django.db import transaction
 
@@ -19,6 +21,8 @@ from masterpoints.models import StandingsVersion
 #: cases this bounds: two changes of one federation committing so close together that the earlier one's
 #: process sets its version after the later one's, and a new federation that becomes the default.
 VERSION_CACHE_SECONDS = 60
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+_MICROSECOND = datetime.timedelta(microseconds=1)
 #: The longest federation code a handle may carry (``Federation.code`` is at most 20 characters).
 FEDERATION_CODE_LENGTH = 20
 
@@ -27,7 +31,7 @@ def standings_version(federation_id: int) -> str:
     """The federation's standings version, raised by every change of its standings, with the time of that
     change (cache keys use it; the time also tells a restored or recreated database apart)."""
     row = StandingsVersion.objects.filter(federation_id=federation_id).values_list("version", "changed_at").first()
-    return f"{row[0]}-{row[1].timestamp():.6f}" if row else "0"
+    return f"{row[0]}-{(row[1] - _EPOCH) // _MICROSECOND}" if row else "0"
 
 
 def _kept(federation_id: int) -> str:
@@ -41,11 +45,11 @@ def federation_in(version: str) -> int:
     return int(version.split("/", 1)[0])
 
 
-def changed_at(version: str) -> float:
-    """When the standings of a version :func:`standings_version_cached` gave last changed (a Unix time; 0
-    for standings that never changed)."""
+def changed_at(version: str) -> int:
+    """When the standings of a version :func:`standings_version_cached` gave last changed, in microseconds
+    since the Unix epoch (0 for standings that never changed)."""
     _number, _sep, stamp = version.partition("/")[2].partition("-")
-    return float(stamp) if stamp else 0.0
+    return int(stamp) if stamp else 0
 
 
 def version_key(handle: str) -> str:
