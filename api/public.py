@@ -10,6 +10,8 @@ player and the secretariat signed in on the site.
 import json
 import re
 
+from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.http import HttpResponseRedirect, JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -62,9 +64,11 @@ class RankingsQuery(Schema):
 
 def _without_nul(value: str, field: str) -> str:
     """``value`` as looked up in the database, which refuses a NUL character in text: 400 naming the field
-    (as the filter's own fields refuse it)."""
-    if "\x00" in value:
-        raise ApiError(400, "BAD_PARAMETER", _("Null characters are not allowed."), field=field)
+    (Django's own check, as the filter's fields refuse it)."""
+    try:
+        ProhibitNullCharactersValidator()(value)
+    except ValidationError as error:
+        raise ApiError(400, "BAD_PARAMETER", error.messages[0], field=field) from None
     return value
 
 

@@ -199,6 +199,7 @@ def anonymous_page_cache(federation_of: Callable[..., str | None], parameters: I
             stored = found.get(wanted)
             if isinstance(stored, KeptPage) and stored.version == version:
                 return stored.answer(request)
+            request.standings_version = version  # read here already: the view need not ask again
             response = view(request, *args, **kwargs)
             if hasattr(response, "render") and callable(response.render):
                 response = response.render()

@@ -65,10 +65,11 @@ class RankIndex:
 _kept: dict[int, tuple[str, float, RankIndex]] = {}
 
 
-def rank_index(federation: Federation, *, day, official: bool) -> RankIndex | None:
-    """The index of ``federation`` on ``day``; ``official``: the default list is the official list. ``None``
-    while its standings have changed within :data:`SETTLED_SECONDS` (count the ranks instead)."""
-    version = standings_version_cached(f"id:{federation.pk}") or "0"
+def rank_index(federation: Federation, *, day, official: bool, version: str | None = None) -> RankIndex | None:
+    """The index of ``federation`` on ``day``; ``official``: the default list is the official list; ``version``:
+    its standings version when the caller has read it. ``None`` while its standings have changed within
+    :data:`SETTLED_SECONDS` (count the ranks instead)."""
+    version = version or standings_version_cached(f"id:{federation.pk}") or "0"
     stamp = f"{version}:{day}:{official}"
     kept = _kept.get(federation.pk)
     now = time.monotonic()

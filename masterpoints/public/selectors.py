@@ -151,18 +151,18 @@ def ranking_list_ranked(queryset: QuerySet) -> QuerySet:
     )
 
 
-def player_ranking_entry(player: Player) -> RankingListEntry | None:
+def player_ranking_entry(player: Player, *, version: str | None = None) -> RankingListEntry | None:
     """``player``'s figure on the ranking list (D-Q56–D-Q60) with its ``place`` on the federation's whole list:
     one more than the rows with a higher exact figure, so equal figures share a place as on the list
     (:func:`ranking_list_ranked`, D-Q60), from the rank index (:mod:`masterpoints.public.ranks`) or counted.
     ``None`` without a row (a figure of 0) and, without a query, for a scheme that publishes no ranking list
-    (HBS)."""
+    (HBS). ``version``: the federation's standings version when the caller has read it."""
     federation = player.federation
     if federation.scheme_info.ranking_list is None:
         return None
     entry = RankingListEntry.objects.filter(player=player).first()
     if entry is not None:
-        index = rank_index(federation, day=today(), official=official_by_default(federation))
+        index = rank_index(federation, day=today(), official=official_by_default(federation), version=version)
         if index is not None:
             higher = index.better(index.ranking_list, entry.score)
         else:
@@ -246,17 +246,17 @@ class Ranks:
     club_name: str = ""
 
 
-def player_ranks(player: Player, standing: Standing | None, club: Club | None) -> Ranks:
+def player_ranks(player: Player, standing: Standing | None, club: Club | None, *, version: str | None = None) -> Ranks:
     """One plus the number of better standings in each scope (equal keys share a rank): the federation's
     and the district's from the rank index (:mod:`masterpoints.public.ranks`) or, while there is none,
-    counted; the club's counted."""
+    counted; the club's counted. ``version``: the federation's standings version when the caller has read it."""
     ranks = Ranks()
     federation = player.federation
     official = official_by_default(federation)
     scope = Standing.objects.filter(federation=federation)
     if official:
         scope = on_official_list(scope, today())
-    index = rank_index(federation, day=today(), official=official)
+    index = rank_index(federation, day=today(), official=official, version=version)
     listed = standing is not None and (not official or player.on_official_list(today()))
     if index is not None and listed and not index.holds(index.listed, standing.sort_key):
         index = None  # listed since the index was built: count

@@ -127,7 +127,9 @@ class RankingListView(SingleTableMixin, FilterView):
         """The cached table's key; ``None`` (not kept) where the page cache would not keep the page either:
         a federation written otherwise or none such, which the filter answers with the first one."""
         handle = rankings_federation(self.request)
-        version = standings_version_cached(handle) if handle else None
+        version = getattr(self.request, "standings_version", None) or (
+            standings_version_cached(handle) if handle else None
+        )
         if version is None:
             return None
         user = self.request.user
@@ -288,7 +290,8 @@ def player_page(request, code: str, number: str):
     info = federation.scheme_info
     season = info.season_of(selectors.today())
     achievements = selectors.player_achievements(player)
-    ranking = selectors.player_ranking_entry(player)
+    version = getattr(request, "standings_version", None)  # read by the page cache already
+    ranking = selectors.player_ranking_entry(player, version=version)
     context = {
         "player": player,
         "federation": federation,
@@ -297,7 +300,7 @@ def player_page(request, code: str, number: str):
         "standing": standing,
         "balances": balances(info, standing),
         "status": selectors.title_status(player, standing),
-        "ranks": selectors.player_ranks(player, standing, club),
+        "ranks": selectors.player_ranks(player, standing, club, version=version),
         "club": club,
         "seasons": [(info.season_label(row.season), balances(info, row)) for row in selectors.player_seasons(player)],
         "current_season": info.season_label(season),

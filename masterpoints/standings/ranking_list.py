@@ -5,9 +5,11 @@ it changes as days pass with no new award. How the stored list stays right (D-Q5
 exact figure for the day it was computed and the first later day on which that figure would change (an
 award moving into an older period or out of the list). The incremental update and the full rebuild compute
 the rows of their scope for today (:func:`ranking_list_refresh`); the daily roll after midnight
-(``standings_ranking_roll``) recomputes just the rows whose day has come. So the list is right on every day
-at the cost of the few rows that change that day, instead of a whole recomputation each night or a sum over
-three years of ledger for each page view; the nightly rebuild would repair a roll that did not run.
+(``standings_ranking_roll``) recomputes just the rows whose day has come, and the whole list on the day a
+figure of 0, which has no row, changes (:func:`ranking_list_rebuild` records that day). So the list is
+right on every day at the cost of the few rows that change that day, instead of a whole recomputation each
+night or a sum over three years of ledger for each page view; the nightly rebuild would repair a roll that
+did not run.
 
 What counts (DBf's explanation of the list, and the readings of this project):
 
@@ -129,7 +131,12 @@ def ranking_list_rows(
 ) -> dict[int, tuple[int, datetime.date | None]]:
     """player id → (exact stored score, the day it changes) for every player of the scope whose figure on
     ``today`` is not 0 (D-Q60): the rows of the list."""
-    return {pk: row for pk, row in _figures(federation, player_ids, today).items() if row[0]}
+    return _listed(_figures(federation, player_ids, today))
+
+
+def _listed(figures: dict[int, tuple[int, datetime.date | None]]) -> dict[int, tuple[int, datetime.date | None]]:
+    """The rows of the list: a figure of 0 has none (D-Q60)."""
+    return {pk: row for pk, row in figures.items() if row[0]}
 
 
 def _store(federation: Federation, player_ids: Sequence[int] | None, fresh: dict) -> bool:
@@ -164,10 +171,11 @@ def ranking_list_refresh(
 def ranking_list_rebuild(federation: Federation, today: datetime.date) -> tuple[bool, datetime.date | None]:
     """:func:`ranking_list_refresh` of the whole federation for the full rebuild, which also learns the
     first day on which a figure of 0 today (a player with no row, so none the daily roll would see)
-    changes: (whether any row was written, that day or ``None``). The rebuild recomputes the list on it."""
+    changes: (whether any row was written, that day or ``None``). The rebuild and the daily roll recompute the
+    list on it (D-Q59: a figure follows the days, also one that is 0 today)."""
     figures = _figures(federation, None, today)
     due = min((changes for score, changes in figures.values() if not score and changes), default=None)
-    return _store(federation, None, {pk: row for pk, row in figures.items() if row[0]}), due
+    return _store(federation, None, _listed(figures)), due
 
 
 def ranking_list_due(federation: Federation, today: datetime.date) -> list[int]:

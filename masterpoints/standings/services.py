@@ -177,14 +177,15 @@ def standings_ranking_roll(*, federation: Federation, today: datetime.date | Non
     _lock(federation)
     due = ranking_list_due(federation, today)
     changed = False
-    for start in range(0, len(due), _PART):
-        changed |= ranking_list_refresh(federation, due[start : start + _PART], today=today)
-    # A figure of 0 has no row to be due: the last rebuild recorded the first day one changes.
+    # A figure of 0 has no row to be due: the last rebuild recorded the first day one changes, and on it the
+    # whole list is recomputed (the due rows with it).
     proven = StandingsProof.objects.filter(federation=federation, scope=RANKING_LIST, due_on__lte=today)
     if proven.exists():
-        whole, next_due = ranking_list_rebuild(federation, today)
-        changed |= whole
+        changed, next_due = ranking_list_rebuild(federation, today)
         proven.update(due_on=next_due)
+    else:
+        for start in range(0, len(due), _PART):
+            changed |= ranking_list_refresh(federation, due[start : start + _PART], today=today)
     if changed:
         _bump(federation)
     return len(due)

@@ -23,8 +23,8 @@ from masterpoints.models import StandingsVersion
 VERSION_CACHE_SECONDS = 60
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 _MICROSECOND = datetime.timedelta(microseconds=1)
-#: The longest federation code a handle may carry (``Federation.code`` is at most 20 characters).
-FEDERATION_CODE_LENGTH = 20
+#: The longest federation code a handle may carry (``Federation.code``'s own bound).
+FEDERATION_CODE_LENGTH = Federation._meta.get_field("code").max_length
 
 
 def standings_version(federation_id: int) -> str:
