@@ -69,7 +69,7 @@ def rank_index(federation: Federation, *, day, official: bool, version: str | No
     """The index of ``federation`` on ``day``; ``official``: the default list is the official list; ``version``:
     its standings version when the caller has read it. ``None`` while its standings have changed within
     :data:`SETTLED_SECONDS` (count the ranks instead)."""
-    version = version or standings_version_cached(f"id:{federation.pk}") or "0"
+    version = version or standings_version_cached(f"code:{federation.code}") or "0"  # as a player page
     stamp = f"{version}:{day}:{official}"
     kept = _kept.get(federation.pk)
     now = time.monotonic()
