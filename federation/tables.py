@@ -1,8 +1,10 @@
-"""What every list page of the site shares: a bounded page size (D-Q55)."""
+"""What every list page of the site shares: a bounded page size (D-Q55), and a paginator told the length
+of its list."""
 
 from __future__ import annotations
 
 from django.core.paginator import Paginator
+from django.utils.functional import cached_property
 
 #: The page sizes a list offers (D-Q55); anything else asked for shows :data:`DEFAULT_PAGE_SIZE` rows.
 PAGE_SIZES = (25, 50, 100, 200)
@@ -28,3 +30,17 @@ class BoundedPages:
     def paginate(self, paginator_class=Paginator, per_page=None, page=1, *args, **kwargs):
         size = page_size(per_page, self.default_page_size)
         return super().paginate(paginator_class, size, page, *args, **kwargs)
+
+
+class CountedPaginator(Paginator):
+    """A paginator given the number of rows (``count``) by who already knows it, instead of counting them in
+    the database: the rankings read it from the rank index (``masterpoints.public.ranks``), where counting a
+    federation's 70,000 standings cost 10–16 ms of every page that is not kept."""
+
+    def __init__(self, object_list, per_page, *args, count: int, **kwargs):
+        super().__init__(object_list, per_page, *args, **kwargs)
+        self._known_count = count
+
+    @cached_property
+    def count(self) -> int:
+        return self._known_count

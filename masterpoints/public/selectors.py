@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Sum, Window
+from django.db.models import Exists, F, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
@@ -107,21 +107,37 @@ def matching(queryset: QuerySet, text: str, *, see_hidden: bool, prefix: str = "
     return queryset if see_hidden else queryset.filter(**{f"{prefix}hide_name": False})
 
 
-def home_memberships() -> QuerySet:
-    """The home memberships with their clubs, to prefetch for a page of players. A player has at most one
-    (``membership_one_home_club``), so they need no order (the default one joins three tables)."""
-    return ClubMembership.objects.filter(is_home=True).select_related("club").order_by()
+def home_club_name() -> Subquery:
+    """The name of the player's home club, or NULL: a row's own column, so that a page of players reads no
+    memberships or clubs of its own (a player has at most one home club, ``membership_one_home_club``)."""
+    home = ClubMembership.objects.filter(player_id=OuterRef("player_id"), is_home=True).order_by()
+    return Subquery(home.values("club__name")[:1])
+
+
+def listed_count(
+    federation: Federation, *, official: bool, region: int | None, version: str | None = None
+) -> int | None:
+    """How many standings the rankings list shows with no filter but the list (``official``) and at most a
+    region (``region``: an id, ``None`` for the whole federation), read from the rank index
+    (:mod:`masterpoints.public.ranks`): the default list, or its players whose home club lies in the region,
+    as :func:`in_region` finds them. ``None`` where the index cannot say: another list than the default one,
+    or no index (standings changed within ``SETTLED_SECONDS``). Like the ranks, the count may lag a change of
+    the register that raises no standings version by up to ``RANK_INDEX_SECONDS``."""
+    if official != official_by_default(federation):
+        return None
+    index = rank_index(federation, day=today(), official=official, version=version)
+    if index is None:
+        return None
+    return len(index.listed) if region is None else len(index.regions.get(region, ()))
 
 
 def ranked(queryset: QuerySet, *, scheme: SchemeInfo | str, kind: str | None) -> QuerySet:
     """Each row's ``place`` in the filtered list (equal keys share it) and the list in that order."""
     key = scheme_of(scheme).ranking_column(kind)
-    home = home_memberships()
     related = ("player", "player__standing") if queryset.model is SeasonStanding else ("player",)
     return (
         queryset.select_related(*related)
-        .prefetch_related(Prefetch("player__memberships", queryset=home, to_attr="home_memberships"))
-        .annotate(place=Window(Rank(), order_by=F(key).desc()))
+        .annotate(place=Window(Rank(), order_by=F(key).desc()), home_club_name=home_club_name())
         .order_by(F(key).desc(), "player_id")
     )
 
@@ -142,11 +158,9 @@ def ranking_list_base(*, federation: Federation) -> QuerySet:
 def ranking_list_ranked(queryset: QuerySet) -> QuerySet:
     """Each row's ``place`` by the exact figure (equal figures share it, D-Q60) and the list in that order,
     with the player, their title and home club."""
-    home = home_memberships()
     return (
         queryset.select_related("player", "player__standing")
-        .prefetch_related(Prefetch("player__memberships", queryset=home, to_attr="home_memberships"))
-        .annotate(place=Window(Rank(), order_by=F("score").desc()))
+        .annotate(place=Window(Rank(), order_by=F("score").desc()), home_club_name=home_club_name())
         .order_by(F("score").desc(), "player_id")
     )
 

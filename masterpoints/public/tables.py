@@ -41,8 +41,8 @@ def shown_name(player, see_hidden: bool) -> str:
 
 
 def home_club_name(record) -> str:
-    memberships = getattr(record.player, "home_memberships", None) or []
-    return memberships[0].club.name if memberships else ""
+    """The home club's name a ranked row carries (``selectors.home_club_name``), or nothing."""
+    return getattr(record, "home_club_name", None) or ""
 
 
 def record_title(record) -> str:

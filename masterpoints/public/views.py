@@ -31,8 +31,8 @@ from openpyxl import Workbook
 
 from federation.exports import csv_row, xlsx_append
 from federation.models import Player
-from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, page_number
-from federation.tables import DEFAULT_PAGE_SIZE, PAGE_SIZES, page_size
+from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, is_id, page_number
+from federation.tables import DEFAULT_PAGE_SIZE, PAGE_SIZES, CountedPaginator, page_size
 from masterpoints.models import RankingListEntry, Standing
 from masterpoints.notices.forms import NoticePreferenceForm
 from masterpoints.notices.selectors import wants_statement
@@ -80,6 +80,8 @@ class RankingListView(SingleTableMixin, FilterView):
     filterset_class = StandingFilter
     template_name = "masterpoints/ranking_list.html"
     table_pagination = {"per_page": DEFAULT_PAGE_SIZE}
+    #: The federation's standings version as the table's cache key read it (``None``: not read).
+    standings_version: str | None = None
 
     def get_queryset(self):
         return Standing.objects.none()  # the filter set reads the table the season asks for
@@ -97,6 +99,34 @@ class RankingListView(SingleTableMixin, FilterView):
 
     def _see_hidden(self, federation) -> bool:
         return federation is not None and selectors.can_see_hidden(self.request.user, federation)
+
+    def get_table_pagination(self, table):
+        """The table's pages, told the number of rows where the rank index knows it (the whole list or one
+        region's players: :func:`~masterpoints.public.selectors.listed_count`), else counted."""
+        pagination = super().get_table_pagination(table)
+        count = self._listed_count()
+        if pagination is False or count is None:
+            return pagination
+        return {**pagination, "paginator_class": CountedPaginator, "count": count}
+
+    def _listed_count(self) -> int | None:
+        filterset = self.filterset
+        federation = filterset.federation
+        if federation is None or not filterset.is_valid() or filterset.chosen_season is not None:
+            return None
+        chosen = filterset.form.cleaned_data
+        if any(chosen.get(name) for name in ("club", "rung", "q")):
+            return None
+        region = chosen.get("region") or ""  # what is no id filters nothing (FederationListFilter.filter_region)
+        version = self.standings_version
+        if version is not None and federation_in(version) != federation.pk:
+            version = None
+        return selectors.listed_count(
+            federation,
+            official=chosen.get("official") == "yes",
+            region=int(region) if is_id(region) else None,
+            version=version,
+        )
 
     def get(self, request, *args, **kwargs):
         try:
@@ -130,6 +160,7 @@ class RankingListView(SingleTableMixin, FilterView):
         version = getattr(self.request, "standings_version", None) or (
             standings_version_cached(handle) if handle else None
         )
+        self.standings_version = version
         if version is None:
             return None
         user = self.request.user

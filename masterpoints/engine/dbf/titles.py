@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import ceil
 
 from masterpoints.engine.common import Explanation, RequestError, format_units
@@ -89,47 +90,89 @@ def _mp(balance: Balance) -> tuple[Fraction, Fraction, Fraction, Fraction]:
     return bc, sc, gc, Fraction(balance.total_units, 100)
 
 
+def _hundredths(amount: Fraction) -> int | Fraction:
+    """``amount`` MP in hundredths of MP, the balances' unit: a whole number where the rule's amount has at
+    most two decimals (every amount of § 404A), else the exact fraction; comparing either with integer units
+    is exact."""
+    value = amount * 100
+    return value.numerator if value.denominator == 1 else value
+
+
+@dataclass(frozen=True)
+class _Bar:
+    """A rung's amounts in hundredths of MP (:func:`_hundredths`), worked out once per rung."""
+
+    total: int | Fraction
+    minimum: int | Fraction
+    alternative: int | Fraction | None
+
+
+@lru_cache(maxsize=256)
+def _bar(rung: TitleRung) -> _Bar:
+    alternative = rung.alternative_total
+    return _Bar(
+        _hundredths(rung.total),
+        _hundredths(rung.minimum),
+        None if alternative is None else _hundredths(alternative),
+    )
+
+
+def _sg_holds(balance: Balance, minimum, total, rules: DbfRuleSet) -> bool:
+    """:func:`sg_check` in units (``minimum`` and ``total`` in hundredths of MP): ``need`` units of SP+GP are
+    missing, ``need × bp_per_sp / 10`` BP become ``need / 10`` SP, losing ``need × (bp_per_sp − 10) / 1000``
+    MP; both conditions multiplied out to whole numbers."""
+    need = max(0, minimum - (balance.sp + balance.gp))
+    return need * rules.bp_per_sp <= 10 * balance.bp and (
+        10 * balance.total_units - need * (rules.bp_per_sp - 10) >= 10 * total
+    )
+
+
+def _g_holds(balance: Balance, minimum, total, rules: DbfRuleSet) -> bool:
+    """:func:`g_check` in units: ``g_need`` hundredths of GP are missing, taken from ``g_need × sp_per_gp / 10``
+    tenths of SP; of those, ``short`` hundredths of SP are not there and come from ``short × bp_per_sp / 100``
+    BP. The loss, ``(10·g_need·(sp_per_gp − 10) + short·(bp_per_sp − 10)) / 10000`` MP, is multiplied out."""
+    g_need = max(0, minimum - balance.gp)
+    short = max(0, g_need * rules.sp_per_gp - 10 * balance.sp)
+    loss = 10 * g_need * (rules.sp_per_gp - 10) + short * (rules.bp_per_sp - 10)
+    return short * rules.bp_per_sp <= 100 * balance.bp and 100 * balance.total_units - loss >= 100 * total
+
+
 def sg_check(balance: Balance, minimum: Fraction, total: Fraction, rules: DbfRuleSet = DBF_2023) -> bool:
     """SGcheck (§ 404B1, C1): the MP missing in SP+GP come from BP at 20 BP per SP; what remains counts.
 
     ``need = max(0, req − SG)``; holds when the BP to revalue exist and T − loss ≥ threshold, the loss
-    being 0.1 MP per SP gained (20 BP = 0.2 MP become 1 SP = 0.1 MP).
+    being 0.1 MP per SP gained (20 BP = 0.2 MP become 1 SP = 0.1 MP). Worked in whole units
+    (:func:`_sg_holds`): the same conditions, exactly.
     """
-    bc, sc, gc, t = _mp(balance)
-    need_mp = max(Fraction(0), minimum - (sc / 10 + gc))
-    need_sp = need_mp * 10
-    bp_used = need_sp * rules.bp_per_sp
-    loss = bp_used / 100 - need_sp / 10
-    return bp_used <= bc and t - loss >= total
+    return _sg_holds(balance, _hundredths(minimum), _hundredths(total), rules)
 
 
 def g_check(balance: Balance, minimum: Fraction, total: Fraction, rules: DbfRuleSet = DBF_2023) -> bool:
     """Gcheck (§ 404B1–2, C2–C5): GP missing come from SP at 20 SP per GP, SP missing for that from BP at
-    20 BP per SP; holds when T minus both losses still reaches the threshold."""
-    bc, sc, gc, t = _mp(balance)
-    g_need = max(Fraction(0), minimum - gc)
-    sp_used = g_need * rules.sp_per_gp
-    sp_short = max(Fraction(0), sp_used - sc)
-    bp_used = sp_short * rules.bp_per_sp
-    loss = (sp_used / 10 - g_need) + (bp_used / 100 - sp_short / 10)
-    return bp_used <= bc and t - loss >= total
+    20 BP per SP; holds when T minus both losses still reaches the threshold (in whole units:
+    :func:`_g_holds`)."""
+    return _g_holds(balance, _hundredths(minimum), _hundredths(total), rules)
 
 
 def holds(rung: TitleRung, balance: Balance, rules: DbfRuleSet = DBF_2023) -> bool:
-    """Whether ``balance`` meets ``rung`` (thresholds inclusive, § 404C3)."""
-    bc, sc, gc, t = _mp(balance)
+    """Whether ``balance`` meets ``rung`` (thresholds inclusive, § 404C3). Compared in units: a player page
+    and every standings change judge many balances, and fractions cost tens of times more."""
+    bar = _bar(rung)
+    total = balance.total_units
     if rung.basis == "total":
-        return t >= rung.total
+        return total >= bar.total
     if rung.basis == "bp_only":
         # D-Q11: "5 MP (kun BP)": only BP count (literal), or total MP with no SP/GP minimum.
-        return (bc / 100 if rules.kun_bp_literal else t) >= rung.total
+        return (balance.bp if rules.kun_bp_literal else total) >= bar.total
     if rung.basis == "sp_gp_or_total":
-        alternative = rung.alternative_total
-        return t >= rung.total and (sc / 10 + gc >= rung.minimum or (alternative is not None and t >= alternative))
+        alternative = bar.alternative
+        return total >= bar.total and (
+            balance.sp + balance.gp >= bar.minimum or (alternative is not None and total >= alternative)
+        )
     if rung.basis == "sp_gp":
-        return sg_check(balance, rung.minimum, rung.total, rules)
+        return _sg_holds(balance, bar.minimum, bar.total, rules)
     if rung.basis == "gp":
-        return g_check(balance, rung.minimum, rung.total, rules)
+        return _g_holds(balance, bar.minimum, bar.total, rules)
     raise ValueError(f"unknown title basis {rung.basis!r}")
 
 

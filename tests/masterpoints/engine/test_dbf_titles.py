@@ -58,6 +58,40 @@ def test_gp_revaluation_of_example_c2_dbf_2_15():
     assert not g_check(balance, Fraction(250), Fraction(500))
 
 
+def _section_404b(balance: Balance, minimum: Fraction, total: Fraction, rules: DbfRuleSet, *, gold: bool) -> bool:
+    """§ 404B1–2 as the rule book words it, in MP as exact fractions: the GP (gold) or SP+GP missing come
+    from SP and BP at the rule set's rates; the title holds when the BP to revalue exist and T minus what
+    the revaluation loses still reaches ``total``."""
+    bc, sc, gc = Fraction(balance.bp), Fraction(balance.sp, 10), Fraction(balance.gp, 100)
+    t = Fraction(balance.total_units, 100)
+    if not gold:
+        need_sp = max(Fraction(0), minimum - (sc / 10 + gc)) * 10
+        bp_used = need_sp * rules.bp_per_sp
+        return bp_used <= bc and t - (bp_used / 100 - need_sp / 10) >= total
+    g_need = max(Fraction(0), minimum - gc)
+    sp_used = g_need * rules.sp_per_gp
+    sp_short = max(Fraction(0), sp_used - sc)
+    bp_used = sp_short * rules.bp_per_sp
+    loss = (sp_used / 10 - g_need) + (bp_used / 100 - sp_short / 10)
+    return bp_used <= bc and t - loss >= total
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [DBF_2023, dataclasses.replace(DBF_2023, bp_per_sp=25, sp_per_gp=15), dataclasses.replace(DBF_2023, bp_per_sp=7)],
+    ids=["20:1 and 20:1", "25:1 and 15:1", "a rate that gains MP"],
+)
+def test_the_checks_in_whole_units_equal_section_404b_in_fractions_dbf_2_15(rules):
+    # The checks work in whole units (hundredths of MP); thresholds with more decimals than a unit stay exact.
+    rng = random.Random(4042)
+    for _ in range(5000):
+        balance = Balance(rng.randint(0, 40000), rng.randint(0, 4000), rng.randint(0, 6000))
+        minimum = Fraction(rng.randint(0, 30000), rng.choice((1, 10, 100, 1000, 3)))
+        total = Fraction(rng.randint(0, 60000), rng.choice((1, 10, 100, 1000, 7)))
+        assert sg_check(balance, minimum, total, rules) == _section_404b(balance, minimum, total, rules, gold=False)
+        assert g_check(balance, minimum, total, rules) == _section_404b(balance, minimum, total, rules, gold=True)
+
+
 def test_distriktsmester_needs_five_mp_in_sp_gp_or_thirty_in_all_without_revaluation_dbf_2_15():
     assert title(1000, 50) == ("distriktsmester", 0)  # T 15, SG 5
     assert title(1500) == ("klubmester", 1)  # T 15, SG 0, T < 30: no revaluation to SP

@@ -8,6 +8,8 @@ import datetime
 import itertools
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Club, ClubMembership
 from federation.models import Player, official_list_q
@@ -117,3 +119,38 @@ def test_the_index_waits_for_the_standings_to_settle(world, monkeypatch):
     monkeypatch.setattr(ranks.time, "time_ns", lambda: now + (ranks.SETTLED_SECONDS + 1) * 10**9)
     index = ranks.rank_index(world.dbf, day=selectors.today(), official=False)
     assert index is not None and list(index.listed) == [Standing.objects.get(player=a).sort_key]
+
+
+def test_the_rankings_are_told_their_length_by_the_index_or_count_it(world, way, client):
+    # Issue 16: the rankings of the whole list or of one region take their length from the rank index, which
+    # holds what in_region finds (a district with its circles' clubs); any other filter, another list than
+    # the default one (DBf lists everyone) or no index yet: counted. Either way the same number.
+    circle_club = Club.objects.create(federation=world.dbf, number="1003", name="Kredsklubben")
+    circle_club.regions.set([world.circle])
+    homes = [world.club_a, world.club_b, circle_club, None, world.club_a, circle_club]
+    players = [player(world, str(n), dues_paid_until=None) for n in range(101, 107)]
+    for p, home, units in zip(players, homes, [600, 500, 400, 300, 200, 100], strict=True):
+        post_award(p, "BP", units)
+        if home is not None:
+            ClubMembership.objects.create(player=p, club=home, is_home=True)
+    refresh(*players)
+    base = f"/rankings/?federation={world.dbf.pk}"
+    expected = {
+        "": 6,
+        f"&region={world.district.pk}": 4,  # club A twice, the circle's club twice
+        f"&region={world.circle.pk}": 4,  # club A lies in the circle too
+        f"&region={world.other_district.pk}": 1,
+        "&region=abc": 6,  # no id: the filter ignores it
+        f"&club={world.club_a.pk}": 2,
+        "&official=yes": 0,  # DBf's default is everyone; nobody here has paid dues
+        "&q=105": 1,
+    }
+    indexed = {"", f"&region={world.district.pk}", f"&region={world.circle.pk}", f"&region={world.other_district.pk}"}
+    indexed.add("&region=abc")
+    for query, rows in expected.items():
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(base + query)
+        assert response.status_code == 200
+        assert response.context["table"].paginator.count == rows, query
+        counted = any("COUNT(" in q["sql"] and "masterpoints_standing" in q["sql"] for q in queries.captured_queries)
+        assert counted == (way == "counted" or query not in indexed), query
