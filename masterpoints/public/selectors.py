@@ -99,12 +99,17 @@ def matching(queryset: QuerySet, text: str, *, see_hidden: bool, prefix: str = "
         return queryset
     if text.isdigit():
         return queryset.filter(**{f"{prefix}number": text})
-    words = fold_name(text).split()[:4]
+    words = name_words(text)
     if not words:
         return queryset.none()
     for word in words:
         queryset = queryset.filter(**{f"{prefix}search_name__contains": word})
     return queryset if see_hidden else queryset.filter(**{f"{prefix}hide_name": False})
+
+
+def name_words(text: str) -> tuple[str, ...]:
+    """The words a name search looks for (:func:`matching`): folded, at most four."""
+    return tuple(fold_name(text).split()[:4])
 
 
 def home_club_name() -> Subquery:
@@ -115,19 +120,29 @@ def home_club_name() -> Subquery:
 
 
 def listed_count(
-    federation: Federation, *, official: bool, region: int | None, version: str | None = None
+    federation: Federation,
+    *,
+    official: bool,
+    region: int | None,
+    words: tuple[str, ...] = (),
+    see_hidden: bool = False,
+    version: str | None = None,
 ) -> int | None:
-    """How many standings the rankings list shows with no filter but the list (``official``) and at most a
-    region (``region``: an id, ``None`` for the whole federation), read from the rank index
-    (:mod:`masterpoints.public.ranks`): the default list, or its players whose home club lies in the region,
-    as :func:`in_region` finds them. ``None`` where the index cannot say: another list than the default one,
-    or no index (standings changed within ``SETTLED_SECONDS``). Like the ranks, the count may lag a change of
-    the register that raises no standings version by up to ``RANK_INDEX_SECONDS``."""
-    if official != official_by_default(federation):
+    """How many standings the rankings list shows with no filter but the list (``official``) and either a
+    region (``region``: an id, ``None`` for the whole federation) or a name (``words``: :func:`name_words`,
+    the names hidden from the public found only for ``see_hidden``, as :func:`matching` finds them), read from
+    the rank index (:mod:`masterpoints.public.ranks`): the default list, or its players whose home club lies
+    in the region (as :func:`in_region` finds them), or whose name holds every word. ``None`` where the index
+    cannot say: another list than the default one, a region and a name together, or no index (standings
+    changed within ``SETTLED_SECONDS``). Like the ranks, the count may lag a change of the register that
+    raises no standings version (a name, a home club) by up to ``RANK_INDEX_SECONDS``."""
+    if official != official_by_default(federation) or (region is not None and words):
         return None
     index = rank_index(federation, day=today(), official=official, version=version)
     if index is None:
         return None
+    if words:
+        return index.named(words, see_hidden=see_hidden)
     return len(index.listed) if region is None else len(index.regions.get(region, ()))
 
 

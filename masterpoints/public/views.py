@@ -115,7 +115,11 @@ class RankingListView(SingleTableMixin, FilterView):
         if federation is None or not filterset.is_valid() or filterset.chosen_season is not None:
             return None
         chosen = filterset.form.cleaned_data
-        if any(chosen.get(name) for name in ("club", "rung", "q")):
+        if chosen.get("club") or chosen.get("rung"):
+            return None
+        text = (chosen.get("q") or "").strip()
+        words = selectors.name_words(text) if text else ()
+        if text and (text.isdigit() or not words):  # a number is one indexed row; no words, no rows
             return None
         region = chosen.get("region") or ""  # what is no id filters nothing (FederationListFilter.filter_region)
         version = self.standings_version
@@ -125,6 +129,8 @@ class RankingListView(SingleTableMixin, FilterView):
             federation,
             official=chosen.get("official") == "yes",
             region=int(region) if is_id(region) else None,
+            words=words,
+            see_hidden=self._see_hidden(federation),
             version=version,
         )
 
