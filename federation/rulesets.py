@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from collections.abc import Iterable
 
-from federation.models import Federation
+from federation.models import Federation, RuleSet
 from federation.schemes import scheme_of
 
 
@@ -26,10 +27,16 @@ def check_payload(scheme: str, payload: dict) -> None:
 
 def rules_for(federation: Federation, on_date: datetime.date):
     """The engine rule set for ``federation`` on ``on_date``; ``LookupError`` when none is valid yet."""
+    return rules_among(federation, on_date, federation.rule_sets.filter(valid_from__lte=on_date))
+
+
+def rules_among(federation: Federation, on_date: datetime.date, rows: Iterable[RuleSet]):
+    """:func:`rules_for` from the federation's rule-set ``rows`` already read (those valid after ``on_date``
+    are passed over): who judges many dates reads them once."""
     info = scheme_of(federation)
     candidates = list(info.built_in)
     base = info.current_rules
-    for row in federation.rule_sets.filter(valid_from__lte=on_date).order_by("valid_from"):
+    for row in sorted((row for row in rows if row.valid_from <= on_date), key=lambda row: row.valid_from):
         stored = info.rule_set_class.from_dict({**base.to_dict(), **row.payload}) if row.payload else base
         candidates.append(dataclasses.replace(stored, valid_from=row.valid_from))
     return info.choose(on_date, candidates)

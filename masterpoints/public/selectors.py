@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, F, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
+from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
@@ -240,12 +240,11 @@ def player_by_number(code: str, number: str) -> Player:
 
 
 def home_club(player: Player) -> Club | None:
-    membership = (
-        ClubMembership.objects.filter(player=player, is_home=True)
-        .select_related("club")
-        .prefetch_related("club__regions__parent")
-        .first()
-    )
+    # Neither needs its model's order, which joins the federations and players: a player has at most one
+    # home club (membership_one_home_club), and district_of reads every region of it.
+    regions = Prefetch("club__regions", queryset=Region.objects.select_related("parent").order_by())
+    home = ClubMembership.objects.filter(player=player, is_home=True).select_related("club").order_by()
+    membership = home.prefetch_related(regions).first()
     return membership.club if membership else None
 
 
@@ -327,14 +326,15 @@ class TitleStatus:
     etui: str = ""
 
 
-def title_status(player: Player, standing: Standing | None) -> TitleStatus:
+def title_status(player: Player, standing: Standing | None, *, book: LadderBook | None = None) -> TitleStatus:
     """The title or category shown (the higher of computed and held: § 404, H-2) and what the next needs.
 
     DBf: for each kind alone, the least amount that reaches the next title (§ 404B revaluation included).
     HBS: every kind's missing points are needed (they never convert), and the cheapest higher row.
+    ``book``: the federation's ladders, where the caller judges more than one player or title.
     """
     info = player.federation.scheme_info
-    book = LadderBook(player.federation)
+    book = book or LadderBook(player.federation)
     ladder = book.on(standing.last_award_on if standing else None)
     balances = tuple(max(0, getattr(standing, k.lower(), 0) if standing else 0) for k in info.kinds)
     held = (
@@ -400,11 +400,14 @@ def _amount(units: int, kind: str) -> str:
 
 
 def player_awards(player: Player) -> QuerySet:
-    """The whole ledger of a player, newest first, with what each row refers to."""
+    """The whole ledger of a player, newest first, with what each row refers to: its tournament and
+    explanation in the same query, the award a reversal cancels in one more where the page shows any (most
+    pages show none, and each table joined costs the query's compilation too)."""
     return (
         Award.objects.filter(player=player)
-        .select_related("tournament", "reverses", "reverses__tournament")
+        .select_related("tournament")
         .with_explanations()
+        .prefetch_related("reverses")
         .order_by("-awarded_on", "-pk")
     )
 
@@ -423,9 +426,9 @@ class AchievementRow:
     etui: str
 
 
-def player_achievements(player: Player) -> list[AchievementRow]:
-    """The player's register of titles or categories, highest first."""
-    book = LadderBook(player.federation)
+def player_achievements(player: Player, *, book: LadderBook | None = None) -> list[AchievementRow]:
+    """The player's register of titles or categories, highest first (``book``: as :func:`title_status`)."""
+    book = book or LadderBook(player.federation)
     return [
         AchievementRow(row.reached_on, title_label(row.title, row.stars), rung_etui(book, row.rung, row.reached_on))
         for row in TitleAchievement.objects.filter(player=player).order_by("-rung")

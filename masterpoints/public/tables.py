@@ -10,6 +10,7 @@ from urllib.parse import quote
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.formats import date_format, number_format
+from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -261,14 +262,21 @@ class AwardTable(BoundedPages, tables.Table):
             )
         self.body_html = mark_safe("".join(html))  # noqa: S308 - each cell escaped or built by format_html
 
+    @cached_property
+    def tournament_address(self) -> tuple[str, str]:
+        """A tournament's address before and after its id: one ``reverse()`` per page, not per row."""
+        before, _zero, after = reverse("public:tournament", args=[0]).rpartition("0")
+        return before, after
+
     def render_amount(self, record):
         return f"{shown_units(record.units, KIND_DECIMALS[record.kind])} {kind_label(record.kind)}"
 
     def render_what(self, record):
         parts = []
         if record.tournament_id:
-            tournament = record.tournament
-            parts.append(format_html('<a href="{}">{}</a>', tournament.get_absolute_url(), tournament.name))
+            before, after = self.tournament_address
+            link = '<a href="{}{}{}">{}</a>'
+            parts.append(format_html(link, before, record.tournament_id, after, record.tournament.name))
             if record.part:
                 parts.append(format_html(" <small>{}</small>", record.part))
             if record.place_first:

@@ -49,6 +49,7 @@ from masterpoints.public.tables import (
     shown_name,
     tournament_rows,
 )
+from masterpoints.standings.ladders import LadderBook
 from masterpoints.standings.services import player_hide_name_set
 from masterpoints.standings.versions import federation_in, standings_version_cached
 from tournaments.models import Tournament
@@ -326,7 +327,8 @@ def player_page(request, code: str, number: str):
     RequestConfig(request, paginate={"per_page": AwardTable.default_page_size}).configure(awards)
     info = federation.scheme_info
     season = info.season_of(selectors.today())
-    achievements = selectors.player_achievements(player)
+    book = LadderBook(federation)  # the ladders the title, what the next needs and the register are read by
+    achievements = selectors.player_achievements(player, book=book)
     version = getattr(request, "standings_version", None)  # read by the page cache already
     ranking = selectors.player_ranking_entry(player, version=version)
     context = {
@@ -336,7 +338,7 @@ def player_page(request, code: str, number: str):
         "own": own,
         "standing": standing,
         "balances": balances(info, standing),
-        "status": selectors.title_status(player, standing),
+        "status": selectors.title_status(player, standing, book=book),
         "ranks": selectors.player_ranks(player, standing, club, version=version),
         "club": club,
         "seasons": [(info.season_label(row.season), balances(info, row)) for row in selectors.player_seasons(player)],

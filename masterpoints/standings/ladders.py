@@ -12,7 +12,7 @@ import datetime
 from collections.abc import Iterable, Sequence
 
 from federation.models import Federation
-from federation.rulesets import rules_for
+from federation.rulesets import rules_among
 from federation.schemes import scheme_of
 from masterpoints.engine.ladders import DbfLadder, HbsLadder
 
@@ -30,8 +30,8 @@ class LadderBook:
     def __init__(self, federation: Federation) -> None:
         self.federation = federation
         self.info = scheme_of(federation)
-        starts = {rules.valid_from for rules in self.info.built_in}
-        starts |= set(federation.rule_sets.values_list("valid_from", flat=True))
+        self._rows = list(federation.rule_sets.all())  # read once: every period's rules are built from them
+        starts = {rules.valid_from for rules in self.info.built_in} | {row.valid_from for row in self._rows}
         self._starts = sorted(starts)
         self._ladders: dict[datetime.date, SchemeLadder] = {}
 
@@ -40,7 +40,7 @@ class LadderBook:
         index = bisect.bisect_right(self._starts, day) - 1 if day is not None else -1
         start = self._starts[max(index, 0)]
         if start not in self._ladders:
-            self._ladders[start] = self.info.ladder(rules_for(self.federation, start))
+            self._ladders[start] = self.info.ladder(rules_among(self.federation, start, self._rows))
         return self._ladders[start]
 
     def first_day_reaching(

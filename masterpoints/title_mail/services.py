@@ -178,7 +178,7 @@ def close_members(club: Club, *, exclude: set[int] = frozenset()) -> list[CloseM
             _name, *minimums = ladder.rules.category_minimums()[following.rung - 1]
             need = list(zip((standing.black, standing.red, standing.master), minimums, strict=True))
         if all(have >= percent * minimum for have, minimum in need) and any(m > 0 for _h, m in need):
-            status = title_status(standing.player, standing)
+            status = title_status(standing.player, standing, book=book)
             if status.next is None:
                 continue
             missing = [(kind, amount) for kind, amount in status.next.missing if amount not in (None, "0")]
