@@ -156,7 +156,7 @@ def upload_resolve(request, upload_id: int, body: ResolutionsIn, idempotency_key
     """Resolve players of the file, as the preview page does: a member by number, a guest (no points), or the
     office's case (no points until it decides); one transaction for all of them. The answer is the preview."""
     upload = token_upload(request.auth, upload_id)
-    keys = {line.key for line in build_preview(upload).player_lines}
+    keys = {line.key for line in build_preview(upload, suggest=False).player_lines}
     for index, item in enumerate(body.resolutions):
         if item.player_key not in keys:
             message = _("The file has no player %(key)s: use a key from the preview's unresolved players.")

@@ -53,7 +53,7 @@ def club_alias_record(*, actor, upload: ResultUpload) -> ClubAlias:
     if upload.club is None or not can_act_for_club(actor, upload.club):
         raise PermissionDenied(_("Only a director of the club, or the secretariat, may record its club ids."))
     check_pending(actor, upload)
-    event = build_preview(upload).event
+    event = build_preview(upload, suggest=False).event
     raw = (event.club_number or "").strip() if event is not None else ""
     key = club_id_key(raw)
     if not raw or key == club_id_key(upload.club.number):

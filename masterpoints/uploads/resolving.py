@@ -73,5 +73,5 @@ def results_upload_remaining_as_guests(*, actor, upload: ResultUpload) -> int:
     register) as a guest: no points. Players whose name only differs from their number's member keep the
     member. Returns how many were recorded."""
     upload = _locked(actor, upload)
-    values = {line.key: resolution_value("guest") for line in build_preview(upload).unresolved}
+    values = {line.key: resolution_value("guest") for line in build_preview(upload, suggest=False).unresolved}
     return _record(actor, upload, values, "results.upload.remaining_as_guests") if values else 0

@@ -410,14 +410,14 @@ def results_upload_confirm(
     )
     check_pending(actor, upload, trusted=trusted)
     _lock_claims(upload)
-    preview = build_preview(upload)
+    preview = build_preview(upload, suggest=False)
     if preview.event is None or preview.has_errors:
         raise ValidationError(_("The results have errors; correct them before confirming."), code="has_errors")
     if preview.has_warnings and not acknowledge_warnings:
         raise ValidationError(_("Tick the box to confirm that you have read the warnings."), code="warnings")
     _lock_event(upload.federation_id, preview.event_key)
     if _current_version(upload, preview.event_key) != preview.previous:
-        preview = build_preview(upload)  # another version was confirmed while this preview was built
+        preview = build_preview(upload, suggest=False)  # another version was confirmed while it was built
     _check_expected(preview, expected_previous)
     if preview.previous is not None:
         awards_reverse_tournament(actor=actor, tournament=preview.previous, reason=_("superseded by a re-upload"))

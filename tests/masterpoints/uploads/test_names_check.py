@@ -246,3 +246,23 @@ def test_remembered_resolutions_belong_to_their_club(world, upload, personas, re
     lines = {line.name: line for line in build_preview(upload).to_resolve}
     assert not lines["Joergen Hansen"].remembered
     assert lines["Joergen Hansen"].suggestions[0].club_member is False  # membership ended before the event
+
+
+def test_the_confirm_checks_and_writes_without_looking_for_suggestions(world, personas, register, monkeypatch):
+    # Issue 16: the suggestions serve the director's preview only. A file whose names all fit but one
+    # (NAME_MISMATCH, a warning) is confirmed without a suggestion searched; its preview still offers them.
+    pairs = [
+        SyntheticPair("1", (("Mette Holm", "20010"), ("Søren Møller", "20002")), "60.00"),
+        SyntheticPair("2", (("Jørgen Hansen", "20001"), ("Åse Kjær", "20003")), "50.00"),
+    ]
+    data = usebio_pairs(club_number=world.club_a.number, date=DAY, name="Tirsdag", sections=[pairs], boards=24)
+    upload = make_upload(world.dbf, world.club_a, data, actor=personas.director_a, category="BP")
+    (line,) = [line for line in build_preview(upload).player_lines if line.name_mismatch]
+    assert [s.player.number for s in line.suggestions][:1] == ["20011"]
+
+    def searched(*args, **kwargs):
+        raise AssertionError("the confirm looked for suggestions")
+
+    monkeypatch.setattr(names, "suggestions_for", searched)
+    tournament = results_upload_confirm(actor=personas.director_a, upload=upload, acknowledge_warnings=True)
+    assert Award.objects.filter(tournament=tournament, player=register["bo"]).exists()  # as the number says
