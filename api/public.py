@@ -30,6 +30,7 @@ from masterpoints.models import Standing
 from masterpoints.public import selectors
 from masterpoints.public.filters import RankingListEntryFilter, StandingFilter
 from masterpoints.public.tables import balances, home_club_name, record_title
+from masterpoints.public.titles import title_status
 
 router = Router(tags=["public"])
 
@@ -242,7 +243,7 @@ def _player_json(request, player: Player, standing: Standing | None) -> dict:
     federation = player.federation
     own = request.user.is_authenticated and player.user_id == request.user.pk
     see_hidden = own or selectors.can_see_hidden(request.user, federation)
-    status = selectors.title_status(player, standing)
+    status = title_status(player, standing)
     ranks = selectors.player_ranks(player, standing, selectors.home_club(player))
     info = federation.scheme_info
     upcoming = status.next

@@ -16,7 +16,7 @@ points (the packed ``sort_key``).
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
@@ -26,9 +26,6 @@ from clubs.models import Club, ClubMembership
 from federation.models import Federation, Player, Region, official_list_q
 from federation.names import fold_name
 from federation.schemes import SchemeInfo, scheme_of
-from masterpoints.engine.common import KIND_DECIMALS, format_units
-from masterpoints.engine.dbf.titles import Balance, missing_units, title_for
-from masterpoints.engine.hbs.categories import category_for
 from masterpoints.models import (
     Award,
     RankingListEntry,
@@ -37,6 +34,7 @@ from masterpoints.models import (
     TitleAchievement,
 )
 from masterpoints.public.ranks import rank_index
+from masterpoints.public.titles import rung_etui, title_label
 from masterpoints.standings.ladders import LadderBook
 from office.access import is_secretariat
 from tournaments.models import Tournament
@@ -206,13 +204,6 @@ def title_choices(federation: Federation) -> list[tuple[int, str]]:
     return [(rung.rung, title_label(rung.title, rung.stars)) for rung in ladder.rungs]
 
 
-def title_label(title: str, stars: int) -> str:
-    """``Kredsmester ★★``; an HBS category as it is written (``tref ekspert``)."""
-    if not title:
-        return ""
-    return f"{title[0].upper()}{title[1:]}" + (f" {'★' * stars}" if stars else "")
-
-
 def season_choices(federation: Federation) -> list[tuple[int, str]]:
     """Seasons from the first award to today, newest first (the first award read from the date index)."""
     first = Award.objects.filter(federation=federation).aggregate(first=Min("awarded_on"))["first"]
@@ -303,100 +294,6 @@ def player_ranks(player: Player, standing: Standing | None, club: Club | None, *
         ranks.club = in_club(better, club).count() + 1
         ranks.club_name = club.name
     return ranks
-
-
-@dataclass
-class NextStep:
-    """The next title or category and what is still missing for it, per kind (amounts as shown)."""
-
-    title: str
-    missing: list[tuple[str, str | None]] = field(default_factory=list)
-    every_kind_needed: bool = False
-    cheapest: str = ""
-
-
-@dataclass
-class TitleStatus:
-    title: str
-    reached_on: datetime.date | None
-    computed: str
-    held_above_computed: bool
-    next: NextStep | None
-    #: What the holder of the title shown receives (§ 404A "Modtager", D-Q22); empty where none is named.
-    etui: str = ""
-
-
-def title_status(player: Player, standing: Standing | None, *, book: LadderBook | None = None) -> TitleStatus:
-    """The title or category shown (the higher of computed and held: § 404, H-2) and what the next needs.
-
-    DBf: for each kind alone, the least amount that reaches the next title (§ 404B revaluation included).
-    HBS: every kind's missing points are needed (they never convert), and the cheapest higher row.
-    ``book``: the federation's ladders, where the caller judges more than one player or title.
-    """
-    info = player.federation.scheme_info
-    book = book or LadderBook(player.federation)
-    ladder = book.on(standing.last_award_on if standing else None)
-    balances = tuple(max(0, getattr(standing, k.lower(), 0) if standing else 0) for k in info.kinds)
-    held = (
-        standing.title_rung if standing else 0,
-        title_label(standing.title, standing.stars) if standing else "",
-        standing.title_reached_on if standing else None,
-    )
-    if info.kinds_revalue:
-        status = _title_status(info, ladder, balances, held)
-    else:
-        status = _category_status(info, ladder, balances, held)
-    status.etui = rung_etui(book, held[0], held[2])
-    return status
-
-
-def rung_etui(book: LadderBook, rung: int, reached_on: datetime.date | None) -> str:
-    """What the holder of ``rung`` receives (§ 404A "Modtager", D-Q22), by the ladder in force on the day it
-    was reached; empty for no rung or where the rule set names nothing."""
-    step = book.on(reached_on).rung_of(rung) if rung else None
-    return step.etui if step is not None else ""
-
-
-def _title_status(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> TitleStatus:
-    """DBf § 404: the next title and, for each kind alone, the least amount that reaches it (§ 404B)."""
-    shown, title, reached = held
-    balance = Balance(*balances)
-    status = title_for(balance.bp, balance.sp, balance.gp, ladder.rules)
-    computed = title_label(status.title or "", status.stars)
-    following = ladder.rung_of(shown + 1)
-    step = None
-    if following is not None:
-        if status.next is not None and shown == status.rank:
-            units_missing = dict(status.next.missing)
-        else:  # a held title above the computed one: what the rung above the held one needs
-            units_missing = {k: missing_units(balance, k, shown + 1, ladder.rules) for k in info.kinds}
-        missing = [
-            (kind, None if units_missing[kind] is None else _amount(units_missing[kind], kind)) for kind in info.kinds
-        ]
-        step = NextStep(title_label(following.title, following.stars), missing)
-    return TitleStatus(title, reached, computed, shown > status.rank, step)
-
-
-def _category_status(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> TitleStatus:
-    """HBS H-2: the next category needs every kind's missing points (they never convert)."""
-    shown, title, reached = held
-    black, red, master = balances
-    kept = ladder.rung_of(shown).title if shown and ladder.rung_of(shown) else None
-    status = category_for(black, red, master, ladder.rules, held=kept)
-    step = None
-    if status.next is not None:
-        step = NextStep(
-            title_label(status.next.category, 0),
-            [(kind, str(status.next.missing_of(kind))) for kind in info.kinds],
-            every_kind_needed=True,
-            cheapest=title_label(status.cheapest.category, 0) if status.cheapest else "",
-        )
-    computed = title_label(status.computed or "", 0)
-    return TitleStatus(title, reached, computed, (status.computed or None) != status.category, step)
-
-
-def _amount(units: int, kind: str) -> str:
-    return format_units(units, KIND_DECIMALS[kind])
 
 
 def player_awards(player: Player) -> QuerySet:

@@ -23,7 +23,7 @@ from masterpoints.engine.dbf.ranglist import shown_hundredths
 from masterpoints.explanations import explained
 from masterpoints.models import Award, Standing
 from masterpoints.numbers import decimal_separator, kind_label, shown_units
-from masterpoints.public.selectors import title_label
+from masterpoints.public.titles import title_label
 
 #: The point columns each scheme shows, in order.
 _ALL_POINTS = ("mp", "bp", "sp", "gp", "black", "red", "master")

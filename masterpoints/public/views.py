@@ -49,6 +49,7 @@ from masterpoints.public.tables import (
     shown_name,
     tournament_rows,
 )
+from masterpoints.public.titles import title_status
 from masterpoints.standings.ladders import LadderBook
 from masterpoints.standings.services import player_hide_name_set
 from masterpoints.standings.versions import federation_in, standings_version_cached
@@ -338,7 +339,7 @@ def player_page(request, code: str, number: str):
         "own": own,
         "standing": standing,
         "balances": balances(info, standing),
-        "status": selectors.title_status(player, standing, book=book),
+        "status": title_status(player, standing, book=book),
         "ranks": selectors.player_ranks(player, standing, club, version=version),
         "club": club,
         "seasons": [(info.season_label(row.season), balances(info, row)) for row in selectors.player_seasons(player)],

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from federation.admin_base import ReadOnlyAdmin
 from masterpoints.jobs.admin import secretariat_federations
 from masterpoints.models import Standing, TitleAchievement
-from masterpoints.public.selectors import title_label
+from masterpoints.public.titles import title_label
 from masterpoints.standings.jobs import standings_rebuild_request
 
 

@@ -27,6 +27,7 @@ from masterpoints.engine.hbs.rules import HBS_DRAFT
 from masterpoints.engine.ladders import DbfLadder, HbsLadder
 from masterpoints.models import Award, RankingListEntry, SeasonStanding, Standing, StandingsProof, TitleAchievement
 from masterpoints.public import selectors
+from masterpoints.public.titles import title_status
 from masterpoints.standings import rebuild
 from masterpoints.standings import services as standings
 from masterpoints.standings.services import standings_rebuild, standings_refresh_players
@@ -179,7 +180,7 @@ def test_a_title_once_registered_is_never_lost_404(world):
         ("klubmester", 1),
         ("distriktsmester", 0),
     ]
-    status = selectors.title_status(p, standing)
+    status = title_status(p, standing)
     assert status.held_above_computed
     assert status.next.title == "Kredsmester"
 
@@ -193,7 +194,7 @@ def test_an_hbs_category_once_held_is_kept_h_2(world):
     refresh(p)
     standing = Standing.objects.get(player=p)
     assert (standing.title, standing.computed_rung, standing.title_rung) == ("karo", 2, 3)
-    status = selectors.title_status(p, standing)
+    status = title_status(p, standing)
     assert status.title == "Karo" and status.computed == "Tref"
     assert status.next.title == "Herc" and dict(status.next.missing)["black"] == "580"
 
