@@ -102,12 +102,19 @@ def eager_celery(request):
     if request.node.get_closest_marker("redis"):
         yield
         return
+    from celery._state import _set_task_join_will_block, task_join_will_block
+
     from config.celery import app
 
     before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    blocks = task_join_will_block()
     app.conf.update(task_always_eager=True, task_eager_propagates=True)
     yield
     app.conf.update(task_always_eager=before[0], task_eager_propagates=before[1])
+    # An eager task marks the process "inside a task" while it runs and puts back the mark it found; two at
+    # once in threads (the race tests' confirms) can leave it set, and a later test's result.get() would be
+    # refused ("Never call result.get() within a task!"). Put it back as it was.
+    _set_task_join_will_block(blocks)
 
 
 @pytest.fixture
