@@ -103,8 +103,8 @@ class RankingListView(SingleTableMixin, FilterView):
         return federation is not None and selectors.can_see_hidden(self.request.user, federation)
 
     def get_table_pagination(self, table):
-        """The table's pages, told the number of rows where the rank index knows it (the whole list or one
-        region's players: :func:`~masterpoints.public.selectors.listed_count`), else counted."""
+        """The table's pages, told the number of rows where the rank index knows it (the whole list, one
+        region's players or a name: :func:`~masterpoints.public.selectors.listed_count`), else counted."""
         pagination = super().get_table_pagination(table)
         count = self._listed_count()
         if pagination is False or count is None:
