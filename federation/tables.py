@@ -4,7 +4,6 @@ of its list."""
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.utils.functional import cached_property
 
 #: The page sizes a list offers (D-Q55); anything else asked for shows :data:`DEFAULT_PAGE_SIZE` rows.
 PAGE_SIZES = (25, 50, 100, 200)
@@ -39,8 +38,4 @@ class CountedPaginator(Paginator):
 
     def __init__(self, object_list, per_page, *args, count: int, **kwargs):
         super().__init__(object_list, per_page, *args, **kwargs)
-        self._known_count = count
-
-    @cached_property
-    def count(self) -> int:
-        return self._known_count
+        self.count = count  # where Paginator's cached ``count`` would keep what it counted

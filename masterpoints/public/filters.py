@@ -120,8 +120,11 @@ class FederationListFilter(django_filters.FilterSet):
         return selectors.in_club(queryset, int(value)) if is_id(value) else queryset
 
     def filter_text(self, queryset, name, value):
-        see_hidden = self.request is not None and selectors.can_see_hidden(self.request.user, self.federation)
-        return selectors.matching(queryset, value, see_hidden=see_hidden)
+        return selectors.matching(queryset, value, see_hidden=self.sees_hidden())
+
+    def sees_hidden(self) -> bool:
+        """The viewer finds the names hidden from the public (the secretariat, HBS rule 4)."""
+        return self.request is not None and selectors.can_see_hidden(self.request.user, self.federation)
 
 
 class StandingFilter(FederationListFilter):
@@ -181,6 +184,29 @@ class StandingFilter(FederationListFilter):
             return queryset.none()
         queryset = selectors.ranking_base(federation=self.federation, season=self.chosen_season)
         return super().filter_queryset(queryset)
+
+    def listed_count(self, *, version: str | None = None) -> int | None:
+        """The number of rows where the rank index holds it: no filter but the list and at most a region or a
+        name, read as :meth:`filter_region` and :meth:`filter_text` read them (a region that is no id filters
+        nothing; a number finds one row by the register, counted). ``None``: count them
+        (:func:`~masterpoints.public.selectors.listed_count`). ``version``: the standings version the page
+        has read."""
+        if self.federation is None or not self.is_valid() or self.chosen_season is not None:
+            return None
+        chosen = self.form.cleaned_data
+        text = (chosen.get("q") or "").strip()
+        words = selectors.name_words(text)
+        if chosen.get("club") or chosen.get("rung") or (text and (text.isdigit() or not words)):
+            return None
+        region = chosen.get("region") or ""
+        return selectors.listed_count(
+            self.federation,
+            official=chosen.get("official") == "yes",
+            region=int(region) if is_id(region) else None,
+            words=words,
+            see_hidden=bool(words) and self.sees_hidden(),
+            version=version,
+        )
 
     def filter_rung(self, queryset, name, value):
         return selectors.with_rung(queryset, int(value))

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from clubs.models import ClubMembership
 from federation.models import Federation, official_list_q
 from masterpoints.models import RankingListEntry, Standing
-from masterpoints.standings.versions import changed_at, standings_version_cached
+from masterpoints.standings.versions import changed_at, federation_in, standings_version_cached
 
 #: How long a process keeps one federation's index under an unchanged standings version and day (a build
 #: a minute per process is a small part of one core).
@@ -85,6 +85,8 @@ def rank_index(federation: Federation, *, day, official: bool, version: str | No
     """The index of ``federation`` on ``day``; ``official``: the default list is the official list; ``version``:
     its standings version when the caller has read it. ``None`` while its standings have changed within
     :data:`SETTLED_SECONDS` (count the ranks instead)."""
+    if version is not None and federation_in(version) != federation.pk:
+        version = None  # read for another federation (a rankings address naming none): read this one's
     version = version or standings_version_cached(f"code:{federation.code}") or "0"  # as a player page
     stamp = f"{version}:{day}:{official}"
     kept = _kept.get(federation.pk)

@@ -31,7 +31,7 @@ from openpyxl import Workbook
 
 from federation.exports import csv_row, xlsx_append
 from federation.models import Player
-from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, is_id, page_number
+from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, page_number
 from federation.tables import DEFAULT_PAGE_SIZE, PAGE_SIZES, CountedPaginator, page_size
 from masterpoints.models import RankingListEntry, Standing
 from masterpoints.notices.forms import NoticePreferenceForm
@@ -103,38 +103,13 @@ class RankingListView(SingleTableMixin, FilterView):
         return federation is not None and selectors.can_see_hidden(self.request.user, federation)
 
     def get_table_pagination(self, table):
-        """The table's pages, told the number of rows where the rank index knows it (the whole list, one
-        region's players or a name: :func:`~masterpoints.public.selectors.listed_count`), else counted."""
+        """The table's pages, told the number of rows where the rank index knows it
+        (:meth:`~masterpoints.public.filters.StandingFilter.listed_count`), else counted."""
         pagination = super().get_table_pagination(table)
-        count = self._listed_count()
+        count = self.filterset.listed_count(version=self.standings_version)
         if pagination is False or count is None:
             return pagination
         return {**pagination, "paginator_class": CountedPaginator, "count": count}
-
-    def _listed_count(self) -> int | None:
-        filterset = self.filterset
-        federation = filterset.federation
-        if federation is None or not filterset.is_valid() or filterset.chosen_season is not None:
-            return None
-        chosen = filterset.form.cleaned_data
-        if chosen.get("club") or chosen.get("rung"):
-            return None
-        text = (chosen.get("q") or "").strip()
-        words = selectors.name_words(text) if text else ()
-        if text and (text.isdigit() or not words):  # a number is one indexed row; no words, no rows
-            return None
-        region = chosen.get("region") or ""  # what is no id filters nothing (FederationListFilter.filter_region)
-        version = self.standings_version
-        if version is not None and federation_in(version) != federation.pk:
-            version = None
-        return selectors.listed_count(
-            federation,
-            official=chosen.get("official") == "yes",
-            region=int(region) if is_id(region) else None,
-            words=words,
-            see_hidden=self._see_hidden(federation),
-            version=version,
-        )
 
     def get(self, request, *args, **kwargs):
         try:
