@@ -29,6 +29,7 @@ from masterpoints.engine.dbf.ranglist import shown_hundredths
 from masterpoints.models import Standing
 from masterpoints.public import selectors
 from masterpoints.public.filters import RankingListEntryFilter, StandingFilter
+from masterpoints.public.ledger import PlayerLedger
 from masterpoints.public.tables import balances, home_club_name, record_title
 from masterpoints.public.titles import title_status
 
@@ -274,7 +275,7 @@ def _award_json(award) -> dict:
         "kind": award.kind,
         "amount": award.amount,
         "source": award.source,
-        "tournament": award.tournament.name if award.tournament_id else None,
+        "tournament": award.tournament_name or None,
         "tournament_id": award.tournament_id,
         "part": award.part,
         "place": award.place_first,
@@ -294,10 +295,10 @@ def player(request, code: str, number: str, page: str | None = None):
     except Player.DoesNotExist:
         raise ApiError(404, "NOT_FOUND", _("No player with this number.")) from None
     page_no = page_number(request)
-    standing = Standing.objects.filter(player=found).first()
+    standing = selectors.standing_of(found)
     payload = _player_json(request, found, standing)
     size = PAGE_SIZE_MAX
-    awards = list(selectors.player_awards(found)[(page_no - 1) * size : page_no * size + 1])
+    awards = PlayerLedger(found)[(page_no - 1) * size : page_no * size + 1]
     payload["awards"] = {
         "page": page_no,
         "next": _page_url(request, page_no + 1) if len(awards) > size else None,

@@ -6,17 +6,18 @@ Counted in the database, each scope of a player's page is a range count over the
 (a semi-join over home memberships), on 70,000 standings (issue 16). The index holds, per federation, the
 sorted ranking keys of its default list (the official list where the scheme publishes only that, HBS rule
 3), of each region's players (by home club: a district counts the clubs of its circles, as
-:func:`~masterpoints.public.selectors.in_region`) and the sorted figures of the ranking list (D-Q60); a
-rank is then a bisection. It also holds the folded names of the default list (shown and hidden apart), so
-that the rankings searched by name count their rows here: 4 ms in Python where the database joined the
-trigram matches to the federation's standings in 24–43 ms.
+:func:`~masterpoints.public.selectors.in_region`), of each club's current members (as
+:func:`~masterpoints.public.selectors.in_club`: counted, 1–2 ms of the database per page) and the sorted
+figures of the ranking list (D-Q60); a rank is then a bisection. It also holds the folded names of the
+default list (shown and hidden apart), so that the rankings searched by name count their rows here: 4 ms
+in Python where the database joined the trigram matches to the federation's standings in 24–43 ms.
 
 The index is kept in each process under the federation's standings version, which every change of its
 standings or ranking list raises, and the day (the official list follows dues paid), for at most
-:data:`RANK_INDEX_SECONDS`: a change of the register that raises no version (dues paid, a new home club)
-shows in the ranks within that time, and on a page kept for anonymous readers within that and the page's
-own time (``page_cache.PAGE_CACHE_SECONDS``). A player the index does not hold (their dues paid since it
-was built) has their ranks counted. A club's members are few: the club rank stays a count.
+:data:`RANK_INDEX_SECONDS`: a change of the register that raises no version (dues paid, a new home club, a
+club joined or left) shows in the ranks within that time, and on a page kept for anonymous readers within
+that and the page's own time (``page_cache.PAGE_CACHE_SECONDS``). A player the index does not hold (their
+dues paid since it was built) has their ranks counted.
 
 Building the index reads the whole federation (0.35–0.4 s for 70,000 standings and their names), which the first page
 after an upload must not wait for: while the standings changed less than :data:`SETTLED_SECONDS` ago (an
@@ -46,13 +47,15 @@ SETTLED_SECONDS = 5
 @dataclass(frozen=True)
 class RankIndex:
     """Sorted keys (ascending) of a federation's scopes: ``listed`` (the default list), ``regions`` (region id
-    → the keys of the listed players whose home club lies in it) and ``ranking_list`` (the exact figures);
+    → the keys of the listed players whose home club lies in it), ``clubs`` (club id → the keys of its listed
+    current members) and ``ranking_list`` (the exact figures);
     the search names (``Player.search_name``) of the listed players who show their name (``names``) and of
     those who hide it (``hidden_names``)."""
 
     listed: array
     regions: dict[int, array]
     ranking_list: array
+    clubs: dict[int, array]
     names: tuple[str, ...] = ()
     hidden_names: tuple[str, ...] = ()
 
@@ -106,7 +109,7 @@ def rank_index_forget() -> None:
 
 
 def _build(federation: Federation, *, day, official: bool) -> RankIndex:
-    """Three reads of the whole federation, kept for many pages."""
+    """Four reads of the whole federation, kept for many pages."""
     scope = Standing.objects.filter(federation=federation)
     if official:
         scope = scope.filter(official_list_q(day, prefix="player__"))
@@ -126,11 +129,17 @@ def _build(federation: Federation, *, day, official: bool) -> RankIndex:
         for region in (region_id, parent_id):
             if region is not None:
                 members.setdefault(region, set()).add(player_id)
+    members_of: dict[int, list[int]] = {}
+    current = ClubMembership.objects.filter(until__isnull=True, player__federation=federation)
+    for player_id, club_id in current.values_list("player_id", "club_id").order_by():
+        if player_id in keys:
+            members_of.setdefault(club_id, []).append(keys[player_id])
     figures = RankingListEntry.objects.filter(federation=federation).values_list("score", flat=True)
     return RankIndex(
         listed=array("q", sorted(keys.values())),
         regions={region: array("q", sorted(keys[p] for p in players)) for region, players in members.items()},
         ranking_list=array("q", sorted(figures.order_by())),
+        clubs={club: array("q", sorted(club_keys)) for club, club_keys in members_of.items()},
         names=tuple(names[False]),
         hidden_names=tuple(names[True]),
     )

@@ -18,8 +18,9 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Window
+from django.db.models import Exists, F, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
+from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, ClubMembership
@@ -226,29 +227,73 @@ def players_numbered(number: str) -> QuerySet:
 
 
 def player_by_number(code: str, number: str) -> Player:
-    """The player with ``number`` in the federation ``code``; ``Player.DoesNotExist`` otherwise."""
-    return Player.objects.select_related("federation", "user").get(federation__code=code, number=number)
+    """The player with ``number`` in the federation ``code``, with their standing (:func:`standing_of`);
+    ``Player.DoesNotExist`` otherwise."""
+    return Player.objects.select_related("federation", "standing").get(federation__code=code, number=number)
 
 
-def home_club(player: Player) -> Club | None:
-    # Neither needs its model's order, which joins the federations and players: a player has at most one
-    # home club (membership_one_home_club), and district_of reads every region of it.
-    regions = Prefetch("club__regions", queryset=Region.objects.select_related("parent").order_by())
-    home = ClubMembership.objects.filter(player=player, is_home=True).select_related("club").order_by()
-    membership = home.prefetch_related(regions).first()
-    return membership.club if membership else None
+def standing_of(player: Player) -> Standing | None:
+    """The player's career standing (``None`` before their first award), read with the player where
+    :func:`player_by_number` found them."""
+    try:
+        return player.standing
+    except Standing.DoesNotExist:
+        return None
 
 
-def district_of(club: Club | None) -> Region | None:
-    """The district a club lies in: one of its regions, or the district of its circle."""
+@dataclass(frozen=True)
+class HomeClub:
+    """A player's home club as their page shows it: its id and name, and the district it lies in
+    (:func:`district_of`) as (id, name), read together by :func:`home_club`."""
+
+    pk: int
+    name: str
+    district: tuple[int, str] | None
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubs:detail", args=[self.pk])
+
+
+def home_club(player: Player) -> HomeClub | None:
+    """The player's home club (a player has at most one, ``membership_one_home_club``) with its district, in
+    one query: a row for each region of the club, with the region's district above it."""
+    rows = list(
+        ClubMembership.objects.filter(player=player, is_home=True)
+        .order_by()
+        .values_list(
+            "club_id",
+            "club__name",
+            "club__regions",
+            "club__regions__kind",
+            "club__regions__name",
+            "club__regions__parent",
+            "club__regions__parent__name",
+        )
+    )
+    if not rows:
+        return None
+    return HomeClub(rows[0][0], rows[0][1], _district([row[2:] for row in rows if row[2] is not None]))
+
+
+def district_of(club: Club | HomeClub | None) -> tuple[int, str] | None:
+    """The district a club lies in, as (id, name): one of its regions, or the district of its circle."""
     if club is None:
         return None
-    for region in club.regions.all():
-        if region.kind == Region.Kind.DISTRICT:
-            return region
-    for region in club.regions.all():
-        if region.parent is not None:
-            return region.parent
+    if isinstance(club, HomeClub):
+        return club.district
+    regions = club.regions.order_by().values_list("pk", "kind", "name", "parent", "parent__name")
+    return _district(list(regions))
+
+
+def _district(regions: list[tuple]) -> tuple[int, str] | None:
+    """Of a club's regions as (id, kind, name, parent id, parent name): the one that is a district, else the
+    parent of one (a circle's district)."""
+    for pk, kind, name, _parent, _parent_name in regions:
+        if kind == Region.Kind.DISTRICT:
+            return pk, name
+    for _pk, _kind, _name, parent, parent_name in regions:
+        if parent is not None:
+            return parent, parent_name
     return None
 
 
@@ -265,10 +310,12 @@ class Ranks:
     club_name: str = ""
 
 
-def player_ranks(player: Player, standing: Standing | None, club: Club | None, *, version: str | None = None) -> Ranks:
+def player_ranks(
+    player: Player, standing: Standing | None, club: Club | HomeClub | None, *, version: str | None = None
+) -> Ranks:
     """One plus the number of better standings in each scope (equal keys share a rank): the federation's
     and the district's from the rank index (:mod:`masterpoints.public.ranks`) or, while there is none,
-    counted; the club's counted. ``version``: the federation's standings version when the caller has read it."""
+    counted. ``version``: the federation's standings version when the caller has read it."""
     ranks = Ranks()
     federation = player.federation
     official = official_by_default(federation)
@@ -287,26 +334,14 @@ def player_ranks(player: Player, standing: Standing | None, club: Club | None, *
     ranks.federation = 1 + (index.better(index.listed, key) if index else better.count())
     district = district_of(club)
     if district is not None:
-        higher = index.better(index.regions.get(district.pk, ()), key) if index else in_region(better, district).count()
+        region, ranks.district_name = district
+        higher = index.better(index.regions.get(region, ()), key) if index else in_region(better, region).count()
         ranks.district = higher + 1
-        ranks.district_name = district.name
     if club is not None:
-        ranks.club = in_club(better, club).count() + 1
+        higher = index.better(index.clubs.get(club.pk, ()), key) if index else in_club(better, club.pk).count()
+        ranks.club = higher + 1
         ranks.club_name = club.name
     return ranks
-
-
-def player_awards(player: Player) -> QuerySet:
-    """The whole ledger of a player, newest first, with what each row refers to: its tournament and
-    explanation in the same query, the award a reversal cancels in one more where the page shows any (most
-    pages show none, and each table joined costs the query's compilation too)."""
-    return (
-        Award.objects.filter(player=player)
-        .select_related("tournament")
-        .with_explanations()
-        .prefetch_related("reverses")
-        .order_by("-awarded_on", "-pk")
-    )
 
 
 def player_seasons(player: Player) -> QuerySet:
@@ -330,25 +365,6 @@ def player_achievements(player: Player, *, book: LadderBook | None = None) -> li
         AchievementRow(row.reached_on, title_label(row.title, row.stars), rung_etui(book, row.rung, row.reached_on))
         for row in TitleAchievement.objects.filter(player=player).order_by("-rung")
     ]
-
-
-def points_over_time(player: Player) -> list[tuple[datetime.date, dict[str, int]]]:
-    """Cumulative balances per kind after each day with an award (reversals and corrections included)."""
-    daily = (
-        Award.objects.filter(player=player)
-        .values("awarded_on", "kind")
-        .annotate(units=Sum("units"))
-        .order_by("awarded_on", "kind")
-    )
-    totals: dict[str, int] = dict.fromkeys(player.federation.scheme_info.kinds, 0)
-    series: list[tuple[datetime.date, dict[str, int]]] = []
-    for row in daily:
-        totals[row["kind"]] = totals.get(row["kind"], 0) + row["units"]
-        if series and series[-1][0] == row["awarded_on"]:
-            series[-1] = (row["awarded_on"], dict(totals))
-        else:
-            series.append((row["awarded_on"], dict(totals)))
-    return series
 
 
 # --- clubs ---------------------------------------------------------------------------------------------------

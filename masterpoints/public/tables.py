@@ -228,7 +228,8 @@ def ranking_figure(score: int, rule) -> str:
 
 class AwardTable(BoundedPages, tables.Table):
     """A player's ledger: every award with what it is for and why it is this many points. Corrections,
-    reversals and opening balances are marked as such, with their reason."""
+    reversals and opening balances are marked as such, with their reason. Its rows are
+    :class:`~masterpoints.public.ledger.LedgerRow` (a :class:`~masterpoints.public.ledger.PlayerLedger`)."""
 
     #: 25 newest first (D-Q55 sizes up to 200 on request): a phone shows them without endless scrolling,
     #: and the page renders in a quarter of the time of a hundred explained rows (issue 16).
@@ -276,7 +277,7 @@ class AwardTable(BoundedPages, tables.Table):
         if record.tournament_id:
             before, after = self.tournament_address
             link = '<a href="{}{}{}">{}</a>'
-            parts.append(format_html(link, before, record.tournament_id, after, record.tournament.name))
+            parts.append(format_html(link, before, record.tournament_id, after, record.tournament_name))
             if record.part:
                 parts.append(format_html(" <small>{}</small>", record.part))
             if record.place_first:
@@ -287,7 +288,7 @@ class AwardTable(BoundedPages, tables.Table):
         if record.source != Award.Source.RESULT:
             note = ""
             if record.reverses_id:
-                day = date_format(record.reverses.awarded_on, "SHORT_DATE_FORMAT")
+                day = date_format(record.reverses_on, "SHORT_DATE_FORMAT")
                 note = _("cancels the award of %(day)s") % {"day": day}
             parts.append(
                 format_html(

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_filters.views import FilterView
 from django_tables2 import RequestConfig, SingleTableMixin
+from django_tables2.data import TableListData
 from openpyxl import Workbook
 
 from federation.exports import csv_row, xlsx_append
@@ -39,6 +40,7 @@ from masterpoints.notices.selectors import wants_statement
 from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import FederationListFilter, RankingListEntryFilter, StandingFilter
+from masterpoints.public.ledger import PlayerLedger, points_over_time
 from masterpoints.public.page_cache import anonymous_page_cache, player_federation, rankings_federation
 from masterpoints.public.tables import (
     AwardTable,
@@ -275,10 +277,6 @@ def _player_or_404(code: str, number: str) -> Player:
         raise Http404(_("No player with this number.")) from None
 
 
-def _standing(player: Player) -> Standing | None:
-    return Standing.objects.filter(player=player).first()
-
-
 def player_lookup(request, number: str):
     """``/players/<number>/``: numbers are unique per federation only; one match redirects, more are listed."""
     players = list(selectors.players_numbered(number))
@@ -295,11 +293,12 @@ def player_page(request, code: str, number: str):
     season figures, the chart of points over time and the whole ledger with each award's explanation."""
     player = _player_or_404(code, number)
     federation = player.federation
-    standing = _standing(player)
+    standing = selectors.standing_of(player)
     club = selectors.home_club(player)
     own = request.user.is_authenticated and player.user_id == request.user.pk
     see_hidden = own or selectors.can_see_hidden(request.user, federation)
-    awards = AwardTable(selectors.player_awards(player))
+    over_time = points_over_time(player)
+    awards = AwardTable(TableListData(PlayerLedger(player, size=over_time.awards)))
     RequestConfig(request, paginate={"per_page": AwardTable.default_page_size}).configure(awards)
     info = federation.scheme_info
     season = info.season_of(selectors.today())
@@ -320,9 +319,7 @@ def player_page(request, code: str, number: str):
         "seasons": [(info.season_label(row.season), balances(info, row)) for row in selectors.player_seasons(player)],
         "current_season": info.season_label(season),
         "achievements": achievements,
-        "chart": points_chart(
-            selectors.points_over_time(player), info, [(row.reached_on, row.title) for row in achievements]
-        ),
+        "chart": points_chart(over_time.series, info, [(row.reached_on, row.title) for row in achievements]),
         "awards": awards,
         "ranking": ranking,
         "ranking_figure": ranking_figure(ranking.score, info.ranking_list) if ranking else "",

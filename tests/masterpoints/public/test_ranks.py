@@ -58,6 +58,29 @@ def test_a_district_counts_the_home_members_of_the_clubs_of_its_circles(world, w
     assert (other.federation, other.district) == (3, 1)
 
 
+def test_a_club_ranks_its_current_members_whether_home_or_not(world, way):
+    # The club rank counts the club's current members (selectors.in_club: home club or not, membership not
+    # ended), bisected in the index's keys of each club as counted: a former member and a member of another
+    # club are not counted, a second-club member is.
+    players = [player(world, str(n)) for n in range(46, 51)]
+    for p, units in zip(players, [900, 800, 700, 600, 500], strict=True):
+        post_award(p, "BP", units)
+    ClubMembership.objects.create(player=players[0], club=world.club_a, is_home=False, until=selectors.today())
+    ClubMembership.objects.create(player=players[0], club=world.club_b, is_home=True)
+    ClubMembership.objects.create(player=players[1], club=world.club_b, is_home=True)
+    ClubMembership.objects.create(player=players[1], club=world.club_a, is_home=False)
+    ClubMembership.objects.create(player=players[2], club=world.club_b, is_home=True)
+    for p in players[3:]:
+        ClubMembership.objects.create(player=p, club=world.club_a, is_home=True)
+    refresh(*players)
+    # Club A: the former member at 900 is not counted, the second-club member at 800 is.
+    assert [(ranks_of(p).club, ranks_of(p).club_name) for p in players[3:]] == [
+        (2, world.club_a.name),
+        (3, world.club_a.name),
+    ]
+    assert [ranks_of(p).club for p in players[:3]] == [1, 2, 3]  # club B: all three at home there
+
+
 def test_a_standings_change_shows_in_the_ranks_at_once(world, way):
     a, b = player(world, "51"), player(world, "52")
     post_award(a, "BP", 500)

@@ -1,0 +1,143 @@
+"""A player's ledger as their page and the API read it: every award newest first, a page at a time, as plain
+values, and the day-by-day sums behind the chart of points over time.
+
+The page shows 25 awards of a ledger of any length. Read as model instances (the award, its tournament, its
+explanation and scale: four objects a row), they cost 4.4 ms of CPU a page; read as values of the columns
+the page shows, 1.1 ms (issue 16, 100,000 players and 5,000,000 awards). The rows are
+:class:`LedgerRow`, with the names of :class:`~masterpoints.models.Award`'s fields and properties that the
+pages and :func:`~masterpoints.award_text.award_block` read, so one row reads the same as the award it was
+read from.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db.models import Count, Sum
+
+from federation.models import Player
+from masterpoints.engine.common import KIND_DECIMALS, format_units
+from masterpoints.explanation_store import join
+from masterpoints.models import Award
+
+#: The columns a ledger row is read from, in :class:`LedgerRow`'s order (the explanation's two parts last).
+_COLUMNS = (
+    "pk",
+    "awarded_on",
+    "kind",
+    "units",
+    "source",
+    "tournament_id",
+    "tournament__name",
+    "part",
+    "place_first",
+    "place_last",
+    "reason",
+    "reverses_id",
+    "explanation_ref__scale__data",
+    "explanation_ref__own",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRow:
+    """One award of the ledger with what its row shows: the tournament's name, the day of the award a
+    reversal cancels (``reverses_on``) and the explanation as the engine gave it (``explanation_data``)."""
+
+    pk: int
+    awarded_on: datetime.date
+    kind: str
+    units: int
+    source: str
+    tournament_id: int | None
+    tournament_name: str
+    part: str
+    place_first: int | None
+    place_last: int | None
+    reason: str
+    reverses_id: int | None
+    reverses_on: datetime.date | None
+    explanation_data: dict
+
+    @property
+    def amount(self) -> str:
+        """As :attr:`Award.amount <masterpoints.models.Award.amount>`: the units in the kind's decimals."""
+        return format_units(self.units, KIND_DECIMALS[self.kind])
+
+    def get_source_display(self) -> str:
+        return str(Award.Source(self.source).label)
+
+
+class PlayerLedger(Sequence):
+    """A player's awards newest first (as ``Award``'s ordering), read a slice at a time. Its length is
+    ``size`` when the caller knows it (:attr:`PointsOverTime.awards`), else counted."""
+
+    def __init__(self, player: Player, *, size: int | None = None):
+        self.player = player
+        self.size = size
+
+    def __len__(self) -> int:
+        if self.size is None:
+            self.size = Award.objects.filter(player=self.player).count()
+        return self.size
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return self._read(key)
+        index = key + len(self) if key < 0 else key
+        rows = self._read(slice(index, index + 1)) if index >= 0 else []
+        if not rows:
+            raise IndexError(key)
+        return rows[0]
+
+    def __iter__(self):
+        return iter(self._read(slice(None)))
+
+    def _read(self, part: slice) -> list[LedgerRow]:
+        """The rows of ``part`` (non-negative bounds, as a paginator asks): one query, and one more for the
+        days of the awards that reversals among them cancel."""
+        ordered = Award.objects.filter(player=self.player).order_by("-awarded_on", "-pk")
+        values = list(ordered.values_list(*_COLUMNS)[part])
+        cancelled = [row[11] for row in values if row[11] is not None]
+        days = dict(Award.objects.filter(pk__in=cancelled).values_list("pk", "awarded_on")) if cancelled else {}
+        return [
+            LedgerRow(
+                *row[:6],
+                row[6] or "",
+                *row[7:12],
+                days.get(row[11]),
+                join(row[12], row[13]) if row[12] is not None else {},
+            )
+            for row in values
+        ]
+
+
+@dataclass(frozen=True)
+class PointsOverTime:
+    """Cumulative balances per kind after each day with an award (reversals and corrections included), and
+    the number of awards they sum (the ledger's length, read in the same query)."""
+
+    series: list[tuple[datetime.date, dict[str, int]]]
+    awards: int
+
+
+def points_over_time(player: Player) -> PointsOverTime:
+    daily = (
+        Award.objects.filter(player=player)
+        .values_list("awarded_on", "kind")
+        .annotate(units=Sum("units"), awards=Count("pk"))
+        .order_by("awarded_on", "kind")
+    )
+    totals: dict[str, int] = dict.fromkeys(player.federation.scheme_info.kinds, 0)
+    series: list[tuple[datetime.date, dict[str, int]]] = []
+    awards = 0
+    for day, kind, units, count in daily:
+        totals[kind] = totals.get(kind, 0) + units
+        awards += count
+        if series and series[-1][0] == day:
+            series[-1] = (day, dict(totals))
+        else:
+            series.append((day, dict(totals)))
+    return PointsOverTime(series, awards)
