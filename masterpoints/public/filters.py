@@ -186,23 +186,24 @@ class StandingFilter(FederationListFilter):
         return super().filter_queryset(queryset)
 
     def listed_count(self, *, version: str | None = None) -> int | None:
-        """The number of rows where the rank index holds it: no filter but the list and at most a region or a
-        name, read as :meth:`filter_region` and :meth:`filter_text` read them (a region that is no id filters
-        nothing; a number finds one row by the register, counted). ``None``: count them
-        (:func:`~masterpoints.public.selectors.listed_count`). ``version``: the standings version the page
-        has read."""
+        """The number of rows where the rank index holds it: no filter but the list and at most one of a
+        region, a club or a name, read as :meth:`filter_region`, :meth:`filter_club` and :meth:`filter_text`
+        read them (a region or club that is no id filters nothing; a number finds one row by the register,
+        counted). ``None``: count them (:func:`~masterpoints.public.selectors.listed_count`). ``version``: the
+        standings version the page has read."""
         if self.federation is None or not self.is_valid() or self.chosen_season is not None:
             return None
         chosen = self.form.cleaned_data
         text = (chosen.get("q") or "").strip()
         words = selectors.name_words(text)
-        if chosen.get("club") or chosen.get("rung") or (text and (text.isdigit() or not words)):
+        if chosen.get("rung") or (text and (text.isdigit() or not words)):
             return None
-        region = chosen.get("region") or ""
+        region, club = chosen.get("region") or "", chosen.get("club") or ""
         return selectors.listed_count(
             self.federation,
             official=chosen.get("official") == "yes",
             region=int(region) if is_id(region) else None,
+            club=int(club) if is_id(club) else None,
             words=words,
             see_hidden=bool(words) and self.sees_hidden(),
             version=version,

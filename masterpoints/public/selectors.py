@@ -122,27 +122,33 @@ def listed_count(
     federation: Federation,
     *,
     official: bool,
-    region: int | None,
+    region: int | None = None,
+    club: int | None = None,
     words: tuple[str, ...] = (),
     see_hidden: bool = False,
     version: str | None = None,
 ) -> int | None:
-    """How many standings the rankings list shows with no filter but the list (``official``) and either a
-    region (``region``: an id, ``None`` for the whole federation) or a name (``words``: :func:`name_words`,
-    the names hidden from the public found only for ``see_hidden``, as :func:`matching` finds them), read from
-    the rank index (:mod:`masterpoints.public.ranks`): the default list, or its players whose home club lies
-    in the region (as :func:`in_region` finds them), or whose name holds every word. ``None`` where the index
-    cannot say: another list than the default one, a region and a name together, or no index (standings
-    changed within ``SETTLED_SECONDS``). Like the ranks, the count may lag a change of the register that
-    raises no standings version (a name, a home club) by up to ``RANK_INDEX_SECONDS``."""
-    if official != official_by_default(federation) or (region is not None and words):
+    """How many standings the rankings list shows with no filter but the list (``official``) and at most one
+    of a region (``region``: an id), a club (``club``: an id) or a name (``words``: :func:`name_words`, the
+    names hidden from the public found only for ``see_hidden``, as :func:`matching` finds them), read from the
+    rank index (:mod:`masterpoints.public.ranks`): the default list, or its players whose home club lies in
+    the region (as :func:`in_region` finds them), or who are current members of the club (as :func:`in_club`),
+    or whose name holds every word. ``None`` where the index cannot say: another list than the default one,
+    two of them together, or no index (standings changed within ``SETTLED_SECONDS``). Like the ranks, the
+    count may lag a change of the register that raises no standings version (a name, a home club, a
+    membership) by up to ``RANK_INDEX_SECONDS``."""
+    if official != official_by_default(federation) or sum((region is not None, club is not None, bool(words))) > 1:
         return None
     index = rank_index(federation, day=today(), official=official, version=version)
     if index is None:
         return None
     if words:
         return index.named(words, see_hidden=see_hidden)
-    return len(index.listed) if region is None else len(index.regions.get(region, ()))
+    if region is not None:
+        return len(index.regions.get(region, ()))
+    if club is not None:
+        return len(index.clubs.get(club, ()))
+    return len(index.listed)
 
 
 def ranked(queryset: QuerySet, *, scheme: SchemeInfo | str, kind: str | None) -> QuerySet:

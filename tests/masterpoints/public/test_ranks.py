@@ -145,9 +145,9 @@ def test_the_index_waits_for_the_standings_to_settle(world, monkeypatch):
 
 
 def test_the_rankings_are_told_their_length_by_the_index_or_count_it(world, personas, way, client):
-    # Issue 16: the rankings of the whole list, of one region or of a name take their length from the rank
-    # index, which holds what in_region finds (a district with its circles' clubs) and the folded names as
-    # matching compares them (a hidden name by number only, HBS rule 4); any other filter or combination,
+    # Issue 16: the rankings of the whole list, of one region, one club or a name take their length from the
+    # rank index, which holds what in_region finds (a district with its circles' clubs), what in_club finds (a
+    # club's current members) and the folded names as matching compares them (a hidden name by number only, HBS rule 4); any other filter or combination,
     # another list than the default one (DBf lists everyone) or no index yet: counted. Either way the same.
     circle_club = Club.objects.create(federation=world.dbf, number="1003", name="Kredsklubben")
     circle_club.regions.set([world.circle])
@@ -162,6 +162,8 @@ def test_the_rankings_are_told_their_length_by_the_index_or_count_it(world, pers
         post_award(p, "BP", units)
         if home is not None:
             ClubMembership.objects.create(player=p, club=home, is_home=True)
+    ClubMembership.objects.create(player=players[1], club=world.club_a, is_home=False)  # a second club
+    ClubMembership.objects.create(player=players[2], club=world.club_a, is_home=False, until=selectors.today())
     refresh(*players)
     base = f"/rankings/?federation={world.dbf.pk}"
     indexed = {
@@ -174,9 +176,11 @@ def test_the_rankings_are_told_their_length_by_the_index_or_count_it(world, pers
         "&q=Soren": 2,  # folded as the register folds it
         "&q=dahl+SØREN": 1,
         "&q=xyz": 0,
+        f"&club={world.club_a.pk}": 3,  # its current members, home or not; not the one who left
+        "&club=abc": 6,
     }
     counted = {
-        f"&club={world.club_a.pk}": 2,
+        f"&club={world.club_a.pk}&q=dahl": 1,
         "&official=yes": 0,  # DBf's default is everyone; nobody here has paid dues
         "&q=106": 1,  # a number finds the hidden name
         f"&q=jensen&region={world.district.pk}": 2,
