@@ -9,7 +9,8 @@ from urllib.parse import quote
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.formats import date_format, number_format
+from django.utils import dateformat
+from django.utils.formats import date_format, get_format, number_format
 from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -246,18 +247,19 @@ class AwardTable(BoundedPages, tables.Table):
         attrs = {"class": "table awards"}
         template_name = "masterpoints/built_rows_table.html"
         empty_text = _("No awards yet.")
-        row_attrs = {"class": lambda record: f"source-{record.source}"}
 
     def before_render(self, request):
         """The rows of the shown page as HTML, built in Python with the ``render_`` methods below: a template
         per cell cost most of a player's page (issue 16)."""
         super().before_render(request)
         page = getattr(self, "page", None)
+        short_date = get_format("SHORT_DATE_FORMAT")  # as date_format() reads it, once per page
         html = []
         for row in page.object_list if page else self.rows:
             record = row.record
             html.append(
-                f"<tr {row.attrs.as_html()}><td>{escape(date_format(record.awarded_on, 'SHORT_DATE_FORMAT'))}</td>"
+                f'<tr class="source-{escape(record.source)}">'
+                f"<td>{escape(dateformat.format(record.awarded_on, short_date))}</td>"
                 f'<td>{self.render_what(record)}</td><td class="num">{escape(self.render_amount(record))}</td>'
                 f"<td>{self.render_why(record)}</td></tr>"
             )

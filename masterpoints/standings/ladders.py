@@ -30,7 +30,8 @@ class LadderBook:
     def __init__(self, federation: Federation) -> None:
         self.federation = federation
         self.info = scheme_of(federation)
-        self._rows = list(federation.rule_sets.all())  # read once: every period's rules are built from them
+        # Read once (every period's rules are built from them), in no order: the model's joins the federations.
+        self._rows = list(federation.rule_sets.order_by())
         starts = {rules.valid_from for rules in self.info.built_in} | {row.valid_from for row in self._rows}
         self._starts = sorted(starts)
         self._ladders: dict[datetime.date, SchemeLadder] = {}

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from federation.models import Player
-from masterpoints.award_text import award_sentences
+from masterpoints.award_text import award_sentences, explanation_block
 from masterpoints.models import Award
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import make_player, pairs_from_numbers, usebio_pairs
@@ -181,6 +181,21 @@ def test_dbf_a_correction_and_a_reversal_say_what_the_office_did():
     assert say({}, "BP", "-24", source="reversal", reason="re-upload")[0] == (
         "This entry cancels the earlier award in full, so its points are taken back: -24 BP."
     )
+
+
+def test_the_block_escapes_what_the_office_and_the_file_wrote():
+    # A reason is the office's free text and an input may hold a file's words (a team name): the block
+    # every page shows escapes both, in the sentence and in the details table.
+    block = explanation_block(
+        {"rules": ["§ 406B"], "inputs": {"team": "<b>Hold</b> & Co"}},
+        "BP",
+        "-4",
+        source="correction",
+        reason="<i>x</i>",
+    )
+    assert "Reason given: &lt;i&gt;x&lt;/i&gt;." in block
+    assert "&lt;b&gt;Hold&lt;/b&gt; &amp; Co" in block
+    assert "<i>" not in block and "<b>" not in block
 
 
 def test_dbf_sentences_in_danish():
