@@ -18,6 +18,7 @@ from federation.params import is_id
 from federation.schemes import FALLBACK, SchemeInfo
 from masterpoints.models import RankingListEntry, Standing
 from masterpoints.public import selectors
+from masterpoints.public.listed import ListedRows, listed
 
 OFFICIAL_CHOICES = (("yes", _("official list only")), ("no", _("everyone with points")))
 
@@ -185,12 +186,12 @@ class StandingFilter(FederationListFilter):
         queryset = selectors.ranking_base(federation=self.federation, season=self.chosen_season)
         return super().filter_queryset(queryset)
 
-    def listed_count(self, *, version: str | None = None) -> int | None:
-        """The number of rows where the rank index holds it: no filter but the list and at most one of a
-        region, a club or a name, read as :meth:`filter_region`, :meth:`filter_club` and :meth:`filter_text`
-        read them (a region or club that is no id filters nothing; a number finds one row by the register,
-        counted). ``None``: count them (:func:`~masterpoints.public.selectors.listed_count`). ``version``: the
-        standings version the page has read."""
+    def listed(self, *, version: str | None = None) -> ListedRows | None:
+        """The list's rows from the rank index where it holds them: no filter but the list and at most one of
+        a region, a club or a name, read as :meth:`filter_region`, :meth:`filter_club` and :meth:`filter_text`
+        read them (a region or club that is no id filters nothing; a number finds one row by the register, in
+        the database). ``None``: read them in the database (:func:`~masterpoints.public.listed.listed`).
+        ``version``: the standings version the page has read."""
         if self.federation is None or not self.is_valid() or self.chosen_season is not None:
             return None
         chosen = self.form.cleaned_data
@@ -199,7 +200,7 @@ class StandingFilter(FederationListFilter):
         if chosen.get("rung") or (text and (text.isdigit() or not words)):
             return None
         region, club = chosen.get("region") or "", chosen.get("club") or ""
-        return selectors.listed_count(
+        return listed(
             self.federation,
             official=chosen.get("official") == "yes",
             region=int(region) if is_id(region) else None,
@@ -208,6 +209,11 @@ class StandingFilter(FederationListFilter):
             see_hidden=bool(words) and self.sees_hidden(),
             version=version,
         )
+
+    @property
+    def in_index_order(self) -> bool:
+        """The list is ranked by the index's key (the default kind: DBf total MP, HBS category, rule 5)."""
+        return self.chosen_kind == self.scheme.ranking_kinds[0].value
 
     def filter_rung(self, queryset, name, value):
         return selectors.with_rung(queryset, int(value))

@@ -1,16 +1,17 @@
-"""A player's ranks read from an index of their federation's sorted keys, not counted per page.
+"""A federation's default list in rank order, kept in each process: the ranks of a player's page and the
+rankings' rows and lengths read from it, not counted per page.
 
 A rank is one plus the number of better standings in its scope (:mod:`masterpoints.public.selectors`).
 Counted in the database, each scope of a player's page is a range count over the federation's standings:
 8–9 ms each for the federation's size, its rank and the ranking list's place, 20–35 ms for the district
-(a semi-join over home memberships), on 70,000 standings (issue 16). The index holds, per federation, the
-sorted ranking keys of its default list (the official list where the scheme publishes only that, HBS rule
-3), of each region's players (by home club: a district counts the clubs of its circles, as
-:func:`~masterpoints.public.selectors.in_region`), of each club's current members (as
-:func:`~masterpoints.public.selectors.in_club`: counted, 1–2 ms of the database per page) and the sorted
-figures of the ranking list (D-Q60); a rank is then a bisection. It also holds the folded names of the
-default list (shown and hidden apart), so that the rankings searched by name count their rows here: 4 ms
-in Python where the database joined the trigram matches to the federation's standings in 24–43 ms.
+(a semi-join over home memberships), 1–2 ms for the club, on 70,000 standings (issue 16). The index holds,
+per federation, its default list (the official list where the scheme publishes only that, HBS rule 3) in
+the rankings' order: the player ids, their keys and their folded search names. A scope is a list of
+positions in it: each region's players (by home club: a district counts the clubs of its circles, as
+:func:`~masterpoints.public.selectors.in_region`), each club's current members (as
+:func:`~masterpoints.public.selectors.in_club`), the players whose name holds the words searched for, or
+everyone. A rank is then a bisection; a page of the rankings a slice of its scope
+(:mod:`masterpoints.public.listed`). The index also holds the sorted figures of the ranking list (D-Q60).
 
 The index is kept in each process under the federation's standings version, which every change of its
 standings or ranking list raises, and the day (the official list follows dues paid), for at most
@@ -19,10 +20,10 @@ club joined or left) shows in the ranks within that time, and on a page kept for
 that and the page's own time (``page_cache.PAGE_CACHE_SECONDS``). A player the index does not hold (their
 dues paid since it was built) has their ranks counted.
 
-Building the index reads the whole federation (0.35–0.4 s for 70,000 standings and their names), which the first page
-after an upload must not wait for: while the standings changed less than :data:`SETTLED_SECONDS` ago (an
-evening of uploads), there is no index and the ranks are counted in the database; the first page after
-that builds it.
+Building the index reads the whole federation (0.55–0.7 s for 70,000 standings, their names and scopes),
+which the first page after an upload must not wait for: while the standings changed less than
+:data:`SETTLED_SECONDS` ago (an evening of uploads), there is no index and the ranks are counted in the
+database; the first page after that builds it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ import time
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from itertools import compress, count, repeat
+from operator import contains
 
 from clubs.models import ClubMembership
 from federation.models import Federation, official_list_q
@@ -44,41 +47,63 @@ RANK_INDEX_SECONDS = 60
 SETTLED_SECONDS = 5
 
 
+#: A scope no listed player is in.
+NOBODY = array("q")
+
+
 @dataclass(frozen=True)
 class RankIndex:
-    """Sorted keys (ascending) of a federation's scopes: ``listed`` (the default list), ``regions`` (region id
-    → the keys of the listed players whose home club lies in it), ``clubs`` (club id → the keys of its listed
-    current members) and ``ranking_list`` (the exact figures);
-    the search names (``Player.search_name``) of the listed players who show their name (``names``) and of
-    those who hide it (``hidden_names``)."""
+    """A federation's default list in the rankings' order (key descending, then player id, as
+    :func:`~masterpoints.public.selectors.ranked` orders it): ``order`` the player ids, ``keys`` their ranking
+    keys, ``names`` their search names (``Player.search_name``) and ``hidden`` 1 for those who hide their
+    name. A **scope** is a sequence of positions in that order, ascending, so itself in rank order:
+    ``everyone``, a region's (``regions``: region id → the listed players whose home club lies in it),
+    a club's (``clubs``: club id → its listed current members) or a name's (:meth:`named`).
+    ``ranking_list`` holds the exact figures of the ranking list, ascending."""
 
-    listed: array
+    order: array
+    keys: array
+    names: tuple[str, ...]
+    hidden: bytes
     regions: dict[int, array]
-    ranking_list: array
     clubs: dict[int, array]
-    names: tuple[str, ...] = ()
-    hidden_names: tuple[str, ...] = ()
+    ranking_list: array
 
-    def named(self, words: tuple[str, ...], *, see_hidden: bool) -> int:
-        """How many listed players' search names hold every one of ``words`` (folded, as
-        :func:`~masterpoints.public.selectors.matching` compares them), hidden names only for ``see_hidden``."""
+    def __post_init__(self):
+        # The names as the public searches them: a hidden one as NUL, which no folded word is in (and
+        # PostgreSQL text never holds), so that both searches run in C over all names at once.
+        public = tuple("\0" if hidden else name for name, hidden in zip(self.names, self.hidden, strict=True))
+        object.__setattr__(self, "_public_names", public)
+
+    @property
+    def everyone(self) -> range:
+        return range(len(self.order))
+
+    def named(self, words: tuple[str, ...], *, see_hidden: bool) -> list[int]:
+        """The scope of the listed players whose search name holds every one of ``words`` (folded, as
+        :func:`~masterpoints.public.selectors.matching` compares them), hidden names only for ``see_hidden``:
+        the first word looked for in every name in C (``operator.contains`` mapped over them: 2–3 ms for
+        70,000 names), the others in the names found; a list (an ``array`` built from them costs half again)."""
+        names = self.names if see_hidden else self._public_names
         first, rest = words[0], words[1:]
-        found = 0
-        for names in (self.names, self.hidden_names) if see_hidden else (self.names,):
-            matches = [name for name in names if first in name]
-            found += sum(1 for name in matches if all(word in name for word in rest)) if rest else len(matches)
+        found = list(compress(count(), map(contains, names, repeat(first))))
+        if rest:
+            found = [at for at in found if all(word in names[at] for word in rest)]
         return found
 
-    @staticmethod
-    def better(keys: array, key: int) -> int:
-        """How many of ``keys`` are higher than ``key`` (equal keys share a rank)."""
-        return len(keys) - bisect_right(keys, key)
+    def better(self, scope, key: int) -> int:
+        """How many players of ``scope`` have a key higher than ``key`` (equal keys share a rank)."""
+        keys = self.keys
+        return bisect_left(scope, -key, key=lambda position: -keys[position])
 
-    @staticmethod
-    def holds(keys: array, key: int) -> bool:
-        """Whether ``key`` is among ``keys`` (a player's own key is, unless the index predates them)."""
-        place = bisect_left(keys, key)
-        return place < len(keys) and keys[place] == key
+    def holds(self, key: int) -> bool:
+        """Whether ``key`` is among the listed keys (a player's own key is, unless the index predates them)."""
+        place = self.better(self.everyone, key)
+        return place < len(self.keys) and self.keys[place] == key
+
+    def figures_above(self, score: int) -> int:
+        """How many figures of the ranking list are higher than ``score`` (equal figures share a place)."""
+        return len(self.ranking_list) - bisect_right(self.ranking_list, score)
 
 
 _kept: dict[int, tuple[str, float, RankIndex]] = {}
@@ -113,33 +138,30 @@ def _build(federation: Federation, *, day, official: bool) -> RankIndex:
     scope = Standing.objects.filter(federation=federation)
     if official:
         scope = scope.filter(official_list_q(day, prefix="player__"))
-    keys: dict[int, int] = {}
-    names: tuple[list[str], list[str]] = ([], [])
-    rows = scope.values_list("player_id", "sort_key", "player__search_name", "player__hide_name").order_by()
-    for player_id, key, name, hidden in rows:
-        keys[player_id] = key
-        names[hidden].append(name)
-    members: dict[int, set[int]] = {}
+    rows = scope.values_list("player_id", "sort_key", "player__search_name", "player__hide_name")
+    rows = list(rows.order_by("-sort_key", "player_id"))
+    position = {row[0]: index for index, row in enumerate(rows)}
+    regions: dict[int, set[int]] = {}
     homes = ClubMembership.objects.filter(is_home=True, player__federation=federation).values_list(
         "player_id", "club__regions", "club__regions__parent"
     )
     for player_id, region_id, parent_id in homes.order_by():
-        if player_id not in keys:
-            continue
-        for region in (region_id, parent_id):
-            if region is not None:
-                members.setdefault(region, set()).add(player_id)
-    members_of: dict[int, list[int]] = {}
+        if player_id in position:
+            for region in (region_id, parent_id):
+                if region is not None:
+                    regions.setdefault(region, set()).add(position[player_id])
+    clubs: dict[int, set[int]] = {}
     current = ClubMembership.objects.filter(until__isnull=True, player__federation=federation)
     for player_id, club_id in current.values_list("player_id", "club_id").order_by():
-        if player_id in keys:
-            members_of.setdefault(club_id, []).append(keys[player_id])
+        if player_id in position:
+            clubs.setdefault(club_id, set()).add(position[player_id])
     figures = RankingListEntry.objects.filter(federation=federation).values_list("score", flat=True)
     return RankIndex(
-        listed=array("q", sorted(keys.values())),
-        regions={region: array("q", sorted(keys[p] for p in players)) for region, players in members.items()},
+        order=array("q", (row[0] for row in rows)),
+        keys=array("q", (row[1] for row in rows)),
+        names=tuple(row[2] for row in rows),
+        hidden=bytes(bool(row[3]) for row in rows),
+        regions={region: array("q", sorted(members)) for region, members in regions.items()},
+        clubs={club: array("q", sorted(members)) for club, members in clubs.items()},
         ranking_list=array("q", sorted(figures.order_by())),
-        clubs={club: array("q", sorted(club_keys)) for club, club_keys in members_of.items()},
-        names=tuple(names[False]),
-        hidden_names=tuple(names[True]),
     )

@@ -34,7 +34,7 @@ from masterpoints.models import (
     Standing,
     TitleAchievement,
 )
-from masterpoints.public.ranks import rank_index
+from masterpoints.public.ranks import NOBODY, rank_index
 from masterpoints.public.titles import rung_etui, title_label
 from masterpoints.standings.ladders import LadderBook
 from office.access import is_secretariat
@@ -118,39 +118,6 @@ def home_club_name() -> Subquery:
     return Subquery(home.values("club__name")[:1])
 
 
-def listed_count(
-    federation: Federation,
-    *,
-    official: bool,
-    region: int | None = None,
-    club: int | None = None,
-    words: tuple[str, ...] = (),
-    see_hidden: bool = False,
-    version: str | None = None,
-) -> int | None:
-    """How many standings the rankings list shows with no filter but the list (``official``) and at most one
-    of a region (``region``: an id), a club (``club``: an id) or a name (``words``: :func:`name_words`, the
-    names hidden from the public found only for ``see_hidden``, as :func:`matching` finds them), read from the
-    rank index (:mod:`masterpoints.public.ranks`): the default list, or its players whose home club lies in
-    the region (as :func:`in_region` finds them), or who are current members of the club (as :func:`in_club`),
-    or whose name holds every word. ``None`` where the index cannot say: another list than the default one,
-    two of them together, or no index (standings changed within ``SETTLED_SECONDS``). Like the ranks, the
-    count may lag a change of the register that raises no standings version (a name, a home club, a
-    membership) by up to ``RANK_INDEX_SECONDS``."""
-    if official != official_by_default(federation) or sum((region is not None, club is not None, bool(words))) > 1:
-        return None
-    index = rank_index(federation, day=today(), official=official, version=version)
-    if index is None:
-        return None
-    if words:
-        return index.named(words, see_hidden=see_hidden)
-    if region is not None:
-        return len(index.regions.get(region, ()))
-    if club is not None:
-        return len(index.clubs.get(club, ()))
-    return len(index.listed)
-
-
 def ranked(queryset: QuerySet, *, scheme: SchemeInfo | str, kind: str | None) -> QuerySet:
     """Each row's ``place`` in the filtered list (equal keys share it) and the list in that order."""
     key = scheme_of(scheme).ranking_column(kind)
@@ -198,7 +165,7 @@ def player_ranking_entry(player: Player, *, version: str | None = None) -> Ranki
     if entry is not None:
         index = rank_index(federation, day=today(), official=official_by_default(federation), version=version)
         if index is not None:
-            higher = index.better(index.ranking_list, entry.score)
+            higher = index.figures_above(entry.score)
         else:
             higher = RankingListEntry.objects.filter(federation=federation, score__gt=entry.score).count()
         entry.place = higher + 1
@@ -330,21 +297,21 @@ def player_ranks(
         scope = on_official_list(scope, today())
     index = rank_index(federation, day=today(), official=official, version=version)
     listed = standing is not None and (not official or player.on_official_list(today()))
-    if index is not None and listed and not index.holds(index.listed, standing.sort_key):
+    if index is not None and listed and not index.holds(standing.sort_key):
         index = None  # listed since the index was built: count
-    ranks.federation_size = len(index.listed) if index else scope.count()
+    ranks.federation_size = len(index.order) if index else scope.count()
     if not listed:
         return ranks
     key = standing.sort_key
     better = scope.filter(sort_key__gt=key)
-    ranks.federation = 1 + (index.better(index.listed, key) if index else better.count())
+    ranks.federation = 1 + (index.better(index.everyone, key) if index else better.count())
     district = district_of(club)
     if district is not None:
         region, ranks.district_name = district
-        higher = index.better(index.regions.get(region, ()), key) if index else in_region(better, region).count()
+        higher = index.better(index.regions.get(region, NOBODY), key) if index else in_region(better, region).count()
         ranks.district = higher + 1
     if club is not None:
-        higher = index.better(index.clubs.get(club.pk, ()), key) if index else in_club(better, club.pk).count()
+        higher = index.better(index.clubs.get(club.pk, NOBODY), key) if index else in_club(better, club.pk).count()
         ranks.club = higher + 1
         ranks.club_name = club.name
     return ranks

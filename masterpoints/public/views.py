@@ -41,6 +41,7 @@ from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import FederationListFilter, RankingListEntryFilter, StandingFilter
 from masterpoints.public.ledger import PlayerLedger, points_over_time
+from masterpoints.public.listed import ListedRows
 from masterpoints.public.page_cache import anonymous_page_cache, player_federation, rankings_federation
 from masterpoints.public.tables import (
     AwardTable,
@@ -86,12 +87,26 @@ class RankingListView(SingleTableMixin, FilterView):
     table_pagination = {"per_page": DEFAULT_PAGE_SIZE}
     #: The federation's standings version as the table's cache key read it (``None``: not read).
     standings_version: str | None = None
+    #: The list's rows from the rank index (``None``: read in the database), see :meth:`get`.
+    listed: ListedRows | None = None
 
     def get_queryset(self):
         return Standing.objects.none()  # the filter set reads the table the season asks for
 
     def get_table_data(self):
+        if self._listed_order():
+            return TableListData(self.listed)
         return selectors.ranked(self.object_list, scheme=self.filterset.scheme, kind=self.filterset.chosen_kind)
+
+    def _listed_order(self) -> bool:
+        """The page's rows are the index's (:mod:`masterpoints.public.listed`): it holds the list, ranked in
+        the default order and not sorted otherwise (``?sort=``), nor exported (which reads them all)."""
+        return (
+            self.listed is not None
+            and self.filterset.in_index_order
+            and not self.request.GET.get(self.table_class._meta.order_by_field)
+            and not self.request.GET.get("export")
+        )
 
     def get_table_kwargs(self):
         federation = self.filterset.federation
@@ -106,12 +121,11 @@ class RankingListView(SingleTableMixin, FilterView):
 
     def get_table_pagination(self, table):
         """The table's pages, told the number of rows where the rank index knows it
-        (:meth:`~masterpoints.public.filters.StandingFilter.listed_count`), else counted."""
+        (:meth:`~masterpoints.public.filters.StandingFilter.listed`), else counted."""
         pagination = super().get_table_pagination(table)
-        count = self.filterset.listed_count(version=self.standings_version)
-        if pagination is False or count is None:
-            return pagination
-        return {**pagination, "paginator_class": CountedPaginator, "count": count}
+        if pagination is False or self.listed is None or self._listed_order():
+            return pagination  # the index's rows know their number
+        return {**pagination, "paginator_class": CountedPaginator, "count": len(self.listed)}
 
     def get(self, request, *args, **kwargs):
         try:
@@ -125,7 +139,11 @@ class RankingListView(SingleTableMixin, FilterView):
         if part is None:
             self.filterset = self.get_filterset(self.get_filterset_class())
             valid = self.filterset.is_valid() or not self.get_strict()
-            self.object_list = self.filterset.qs if valid else self.filterset.queryset.none()
+            self.listed = self.filterset.listed(version=self.standings_version)
+            if self._listed_order():
+                self.object_list = self.filterset.queryset.none()  # the rows are the index's
+            else:
+                self.object_list = self.filterset.qs if valid else self.filterset.queryset.none()
             if export in ("csv", "xlsx") and self.filterset.federation is not None:
                 return _export(request, self.get_table(**self.get_table_kwargs()), export, self.filterset)
             context = self.get_context_data(filter=self.filterset, object_list=self.object_list)

@@ -1,0 +1,95 @@
+"""The rankings' default list read from the rank index (:mod:`masterpoints.public.ranks`): its length, and
+its rows in rank order a page at a time, without a count or a window over the federation's standings.
+
+The list with no filter but at most one region, club or name is most of what players open. Ranked in the
+database, each page that was not kept ran ``RANK() OVER`` over the filtered standings (a semi-join per
+standing for a region or club, the trigram matches for a name) and counted them. The index holds the list
+in rank order, so the page's players are a slice of it and its length a ``len()``: the page reads its 50
+standings by player id, and each row's place is the number of better keys in its scope plus one (equal keys
+share it, as ``RANK()`` does). Like the ranks, the rows' order and count can lag a change of the register
+that raises no standings version (a name, a home club, a membership) by up to ``RANK_INDEX_SECONDS``; the
+rows' figures are read as they stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from federation.models import Federation
+from masterpoints.models import Standing
+from masterpoints.public.ranks import NOBODY, RankIndex, rank_index
+from masterpoints.public.selectors import home_club_name, official_by_default, today
+
+
+def listed_scope(index: RankIndex, *, region: int | None, club: int | None, words: tuple[str, ...], see_hidden: bool):
+    """The positions in ``index`` (rank order) of the default list's players whose home club lies in
+    ``region`` (as :func:`~masterpoints.public.selectors.in_region` finds them), or of ``club``'s current
+    members (as :func:`~masterpoints.public.selectors.in_club`), or whose name holds every one of ``words``
+    (:func:`~masterpoints.public.selectors.name_words`, as :func:`~masterpoints.public.selectors.matching`
+    finds them, hidden names only for ``see_hidden``); everyone for none of these (one at most)."""
+    if region is not None:
+        return index.regions.get(region, NOBODY)
+    if club is not None:
+        return index.clubs.get(club, NOBODY)
+    if words:
+        return index.named(words, see_hidden=see_hidden)
+    return index.everyone
+
+
+class ListedRows(Sequence):
+    """The rows of one scope of the default list in rank order (:class:`~masterpoints.models.Standing`
+    with their player, ``place`` and ``home_club_name``, as :func:`~masterpoints.public.selectors.ranked`
+    gives them), read a slice at a time."""
+
+    def __init__(self, index: RankIndex, scope):
+        self.index = index
+        self.scope = scope
+
+    def __len__(self) -> int:
+        return len(self.scope)
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return self._read(self.scope[key])
+        rows = self._read(self.scope[key : key + 1 or None])
+        if not rows:
+            raise IndexError(key)
+        return rows[0]
+
+    def __iter__(self):
+        return iter(self._read(self.scope))
+
+    def _read(self, positions) -> list[Standing]:
+        index = self.index
+        ids = [index.order[position] for position in positions]
+        rows = Standing.objects.filter(player_id__in=ids).select_related("player")
+        found = {row.player_id: row for row in rows.annotate(home_club_name=home_club_name()).order_by()}
+        out = []
+        for position, player_id in zip(positions, ids, strict=True):
+            row = found.get(player_id)
+            if row is not None:  # a standing gone since the index was built (its version not yet raised)
+                row.place = index.better(self.scope, index.keys[position]) + 1
+                out.append(row)
+        return out
+
+
+def listed(
+    federation: Federation,
+    *,
+    official: bool,
+    region: int | None = None,
+    club: int | None = None,
+    words: tuple[str, ...] = (),
+    see_hidden: bool = False,
+    version: str | None = None,
+) -> ListedRows | None:
+    """The rows of the rankings list with no filter but the list (``official``) and at most one of a region,
+    a club (both ids) or a name (``words``), as :func:`listed_scope` reads them. ``None`` where the index
+    cannot say: another list than the default one, two of them together, or no index (standings changed
+    within ``SETTLED_SECONDS``). ``version``: the federation's standings version the page has read."""
+    if official != official_by_default(federation) or sum((region is not None, club is not None, bool(words))) > 1:
+        return None
+    index = rank_index(federation, day=today(), official=official, version=version)
+    if index is None:
+        return None
+    return ListedRows(index, listed_scope(index, region=region, club=club, words=words, see_hidden=see_hidden))
