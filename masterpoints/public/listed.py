@@ -14,8 +14,9 @@ rows' figures are read as they stand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from federation.models import Federation
+from federation.models import Federation, Player
 from masterpoints.models import Standing
 from masterpoints.public.ranks import NOBODY, RankIndex, rank_index
 from masterpoints.public.selectors import home_club_name, official_by_default, today
@@ -36,10 +37,46 @@ def listed_scope(index: RankIndex, *, region: int | None, club: int | None, word
     return index.everyone
 
 
+@dataclass(frozen=True, slots=True)
+class ListedPlayer:
+    """The player of a listed row, as the rankings show them (:func:`~masterpoints.public.tables.shown_name`)."""
+
+    number: str
+    first_name: str
+    last_name: str
+    hide_name: bool
+
+    full_name = Player.full_name
+
+
+@dataclass(frozen=True, slots=True)
+class ListedRow:
+    """A row of the rankings read from the index: the standing's shown values, its player, home club and
+    ``place``, under the names :class:`~masterpoints.models.Standing` and
+    :func:`~masterpoints.public.selectors.ranked` give them (the rankings' table reads either)."""
+
+    place: int
+    player: ListedPlayer
+    home_club_name: str | None
+    title: str
+    stars: int
+    mp: int
+    bp: int
+    sp: int
+    gp: int
+    black: int
+    red: int
+    master: int
+
+
+#: What a listed row reads of a standing, in :class:`ListedRow`'s order after the place and the player.
+_COLUMNS = ("home_club_name", "title", "stars", "mp", "bp", "sp", "gp", "black", "red", "master")
+_PLAYER = ("player__number", "player__first_name", "player__last_name", "player__hide_name")
+
+
 class ListedRows(Sequence):
-    """The rows of one scope of the default list in rank order (:class:`~masterpoints.models.Standing`
-    with their player, ``place`` and ``home_club_name``, as :func:`~masterpoints.public.selectors.ranked`
-    gives them), read a slice at a time."""
+    """The rows of one scope of the default list in rank order (:class:`ListedRow`), read a slice at a
+    time: the slice's standings by player id, as values (a page of model instances costs twice as much)."""
 
     def __init__(self, index: RankIndex, scope):
         self.index = index
@@ -59,17 +96,17 @@ class ListedRows(Sequence):
     def __iter__(self):
         return iter(self._read(self.scope))
 
-    def _read(self, positions) -> list[Standing]:
+    def _read(self, positions) -> list[ListedRow]:
         index = self.index
         ids = [index.order[position] for position in positions]
-        rows = Standing.objects.filter(player_id__in=ids).select_related("player")
-        found = {row.player_id: row for row in rows.annotate(home_club_name=home_club_name()).order_by()}
+        standings = Standing.objects.filter(player_id__in=ids).annotate(home_club_name=home_club_name()).order_by()
+        found = {row[0]: row[1:] for row in standings.values_list("player_id", *_PLAYER, *_COLUMNS)}
         out = []
         for position, player_id in zip(positions, ids, strict=True):
             row = found.get(player_id)
             if row is not None:  # a standing gone since the index was built (its version not yet raised)
-                row.place = index.better(self.scope, index.keys[position]) + 1
-                out.append(row)
+                place = index.better(self.scope, index.keys[position]) + 1
+                out.append(ListedRow(place, ListedPlayer(*row[:4]), *row[4:]))
         return out
 
 

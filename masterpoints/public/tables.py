@@ -24,6 +24,7 @@ from masterpoints.engine.dbf.ranglist import shown_hundredths
 from masterpoints.explanations import explained
 from masterpoints.models import Award, Standing
 from masterpoints.numbers import decimal_separator, kind_label, shown_units
+from masterpoints.public.listed import ListedRow
 from masterpoints.public.titles import title_label
 
 #: The point columns each scheme shows, in order.
@@ -48,7 +49,9 @@ def home_club_name(record) -> str:
 
 
 def record_title(record) -> str:
-    standing = record if isinstance(record, Standing) else getattr(record.player, "standing", None)
+    """The title or category of a row: a standing's own (or a row read from the index, ``ListedRow``), a
+    season row's player's."""
+    standing = record if isinstance(record, Standing | ListedRow) else getattr(record.player, "standing", None)
     return title_label(standing.title, standing.stars) if standing is not None else ""
 
 
