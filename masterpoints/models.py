@@ -122,7 +122,9 @@ class Award(AppendOnlyModel):
         verbose_name = _("award")
         verbose_name_plural = _("awards")
         indexes = [
-            models.Index(fields=["player", "kind"]),
+            # A player's ledger by date with what their sums read (issue 16): the chart's daily sums and the
+            # standings' per-kind sums from the index alone, the page's newest awards without a sort.
+            models.Index(fields=["player", "awarded_on", "kind", "units"], name="award_player_day_kind_units"),
             models.Index(fields=["federation", "awarded_on"]),
         ]
         constraints = [
