@@ -3,11 +3,12 @@
 Ranks are never stored: a stored rank would change for thousands of players whenever one player passes
 them, and an upload must touch only its own players. A rank is therefore read:
 
-- on the rankings page, as ``RANK() OVER (ORDER BY key DESC)`` over the filtered list; in the default
-  order PostgreSQL walks the ``(federation, key)`` index and stops after the page (no full sort);
+- on the rankings page, as ``RANK() OVER (ORDER BY key DESC)`` over the filtered list (:func:`ranked`); in
+  the default order PostgreSQL walks the ``(federation, key)`` index and stops after the page (no full
+  sort). The default list of the whole federation, a region, a club or a name is read from a per-process
+  index of the list in rank order instead (:mod:`masterpoints.public.ranks`, :mod:`masterpoints.public.listed`);
 - for one player (their page, the API), as one plus the number of better standings in the scope
-  (federation, district of the home club, club): the first two bisected in a per-process index of sorted
-  keys (:mod:`masterpoints.public.ranks`), the club's an indexed count.
+  (federation, district of the home club, club), bisected in the same index, or counted while there is none.
 
 Equal keys share a rank (1, 2, 2, 4). DBf ranks by total MP; HBS by category, then master, red and black
 points (the packed ``sort_key``).
@@ -286,9 +287,9 @@ class Ranks:
 def player_ranks(
     player: Player, standing: Standing | None, club: Club | HomeClub | None, *, version: str | None = None
 ) -> Ranks:
-    """One plus the number of better standings in each scope (equal keys share a rank): the federation's
-    and the district's from the rank index (:mod:`masterpoints.public.ranks`) or, while there is none,
-    counted. ``version``: the federation's standings version when the caller has read it."""
+    """One plus the number of better standings in each scope (equal keys share a rank): the federation's,
+    the district's and the club's from the rank index (:mod:`masterpoints.public.ranks`) or, while there is
+    none, counted. ``version``: the federation's standings version when the caller has read it."""
     ranks = Ranks()
     federation = player.federation
     official = official_by_default(federation)

@@ -68,8 +68,10 @@ RANKINGS_CACHE_SECONDS = 300
 EXPORT_MAX_ROWS = 10_000
 
 
+#: The parameter a table is sorted by (django-tables2's ``order_by_field``).
+ORDER_PARAMETER = "sort"
 #: The query parameters the rankings read: the filters, the page, the order and the page size.
-RANKINGS_PARAMETERS = (*StandingFilter.base_filters, "page", "sort", "per_page")
+RANKINGS_PARAMETERS = (*StandingFilter.base_filters, "page", ORDER_PARAMETER, "per_page")
 
 
 class RankingListView(SingleTableMixin, FilterView):
@@ -104,7 +106,7 @@ class RankingListView(SingleTableMixin, FilterView):
         return (
             self.listed is not None
             and self.filterset.in_index_order
-            and not self.request.GET.get(self.table_class._meta.order_by_field)
+            and not self.request.GET.get(ORDER_PARAMETER)
             and not self.request.GET.get("export")
         )
 
