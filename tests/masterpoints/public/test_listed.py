@@ -129,3 +129,19 @@ def test_the_official_list_of_hbs_is_ranked_from_the_index_rule_3(world, client,
         assert listed[:2] == counted[:2], query
         assert listed[2] == (query == "&official=no"), query
     assert table_of(client, base, indexed=True, monkeypatch=monkeypatch)[0] == 8
+
+
+def test_a_nul_in_the_name_box_finds_no_hidden_player_hbs_rule_4(listed_world, client, monkeypatch):
+    # The index stands for a hidden name with NUL in the public's search. The name box refuses NUL (Django's
+    # CharField); with that guard taken away, folding still splits words at it (federation.names), so no
+    # search matches a placeholder: the index lists what the database lists, and no hidden player.
+    from django.core import validators
+
+    monkeypatch.setattr(validators.ProhibitNullCharactersValidator, "__call__", lambda self, value: None)
+    base = f"/rankings/?federation={listed_world.dbf.pk}"
+    hidden = [f">{300 + n}<" for n in range(0, 60, 12)]
+    for query in ("&q=%00", "&q=a%00", "&q=%00+jensen", "&q=jen%00sen"):
+        counted = table_of(client, base + query, indexed=False, monkeypatch=monkeypatch)
+        listed = table_of(client, base + query, indexed=True, monkeypatch=monkeypatch)
+        assert listed[:2] == counted[:2], query
+        assert not any(number in listed[1] for number in hidden), query
