@@ -1,7 +1,9 @@
-"""What every list page of the site shares: a bounded page size (D-Q55), and a paginator told the length
-of its list."""
+"""What every list page of the site shares: a bounded page size (D-Q55), a paginator told the length of
+its list, and a list read a page at a time."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from django.core.paginator import Paginator
 
@@ -39,3 +41,25 @@ class CountedPaginator(Paginator):
     def __init__(self, object_list, per_page, *args, count: int, **kwargs):
         super().__init__(object_list, per_page, *args, **kwargs)
         self.count = count  # where Paginator's cached ``count`` would keep what it counted
+
+
+class SlicedRows(Sequence):
+    """A list of rows read a slice at a time, as a paginator asks for its page: a subclass gives ``__len__``
+    and :meth:`read`. A django-tables2 table takes it wrapped in ``TableListData``, which would otherwise
+    copy it into a list (read every row)."""
+
+    def read(self, part: slice) -> list:
+        """The rows of ``part`` (non-negative bounds, or none)."""
+        raise NotImplementedError
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return self.read(key)
+        index = key + len(self) if key < 0 else key
+        rows = self.read(slice(index, index + 1)) if index >= 0 else []
+        if not rows:
+            raise IndexError(key)
+        return rows[0]
+
+    def __iter__(self):
+        return iter(self.read(slice(None)))

@@ -12,13 +12,12 @@ read from.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count, Sum
 
 from federation.models import Player
-from masterpoints.engine.common import KIND_DECIMALS, format_units
+from federation.tables import SlicedRows
 from masterpoints.explanation_store import join
 from masterpoints.models import Award
 
@@ -61,16 +60,13 @@ class LedgerRow:
     reverses_on: datetime.date | None
     explanation_data: dict
 
-    @property
-    def amount(self) -> str:
-        """As :attr:`Award.amount <masterpoints.models.Award.amount>`: the units in the kind's decimals."""
-        return format_units(self.units, KIND_DECIMALS[self.kind])
+    amount = Award.amount  # the units in the kind's decimals
 
     def get_source_display(self) -> str:
         return str(Award.Source(self.source).label)
 
 
-class PlayerLedger(Sequence):
+class PlayerLedger(SlicedRows):
     """A player's awards newest first (as ``Award``'s ordering), read a slice at a time. Its length is
     ``size`` when the caller knows it (:attr:`PointsOverTime.awards`), else counted."""
 
@@ -83,21 +79,9 @@ class PlayerLedger(Sequence):
             self.size = Award.objects.filter(player=self.player).count()
         return self.size
 
-    def __getitem__(self, key):
-        if isinstance(key, slice):
-            return self._read(key)
-        index = key + len(self) if key < 0 else key
-        rows = self._read(slice(index, index + 1)) if index >= 0 else []
-        if not rows:
-            raise IndexError(key)
-        return rows[0]
-
-    def __iter__(self):
-        return iter(self._read(slice(None)))
-
-    def _read(self, part: slice) -> list[LedgerRow]:
-        """The rows of ``part`` (non-negative bounds, as a paginator asks): one query, and one more for the
-        days of the awards that reversals among them cancel."""
+    def read(self, part: slice) -> list[LedgerRow]:
+        """The rows of ``part``: one query, and one more for the days of the awards that reversals among them
+        cancel."""
         ordered = Award.objects.filter(player=self.player).order_by("-awarded_on", "-pk")
         values = list(ordered.values_list(*_COLUMNS)[part])
         cancelled = [row[11] for row in values if row[11] is not None]

@@ -13,10 +13,10 @@ rows' figures are read as they stand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from federation.models import Federation, Player
+from federation.tables import SlicedRows
 from masterpoints.models import Standing
 from masterpoints.public.ranks import NOBODY, RankIndex, rank_index
 from masterpoints.public.selectors import home_club_name, official_by_default, today
@@ -74,7 +74,7 @@ _COLUMNS = ("home_club_name", "title", "stars", "mp", "bp", "sp", "gp", "black",
 _PLAYER = ("player__number", "player__first_name", "player__last_name", "player__hide_name")
 
 
-class ListedRows(Sequence):
+class ListedRows(SlicedRows):
     """The rows of one scope of the default list in rank order (:class:`ListedRow`), read a slice at a
     time: the slice's standings by player id, as values (a page of model instances costs twice as much)."""
 
@@ -85,18 +85,10 @@ class ListedRows(Sequence):
     def __len__(self) -> int:
         return len(self.scope)
 
-    def __getitem__(self, key):
-        if isinstance(key, slice):
-            return self._read(self.scope[key])
-        rows = self._read(self.scope[key : key + 1 or None])
-        if not rows:
-            raise IndexError(key)
-        return rows[0]
+    def read(self, part: slice) -> list[ListedRow]:
+        return self._rows(self.scope[part])
 
-    def __iter__(self):
-        return iter(self._read(self.scope))
-
-    def _read(self, positions) -> list[ListedRow]:
+    def _rows(self, positions) -> list[ListedRow]:
         index = self.index
         ids = [index.order[position] for position in positions]
         standings = Standing.objects.filter(player_id__in=ids).annotate(home_club_name=home_club_name()).order_by()

@@ -55,25 +55,20 @@ NOBODY = array("q")
 class RankIndex:
     """A federation's default list in the rankings' order (key descending, then player id, as
     :func:`~masterpoints.public.selectors.ranked` orders it): ``order`` the player ids, ``keys`` their ranking
-    keys, ``names`` their search names (``Player.search_name``) and ``hidden`` 1 for those who hide their
-    name. A **scope** is a sequence of positions in that order, ascending, so itself in rank order:
-    ``everyone``, a region's (``regions``: region id → the listed players whose home club lies in it),
-    a club's (``clubs``: club id → its listed current members) or a name's (:meth:`named`).
-    ``ranking_list`` holds the exact figures of the ranking list, ascending."""
+    keys, ``names`` their search names (``Player.search_name``) and ``public_names`` the same as the public
+    searches them, a hidden name as NUL (no folded word holds one: folding splits words at it), so that both
+    searches run in C over all names at once. A **scope** is a sequence of positions in that order,
+    ascending, so itself in rank order: ``everyone``, a region's (``regions``: region id → the listed players
+    whose home club lies in it), a club's (``clubs``: club id → its listed current members) or a name's
+    (:meth:`named`). ``ranking_list`` holds the exact figures of the ranking list, ascending."""
 
     order: array
     keys: array
     names: tuple[str, ...]
-    hidden: bytes
+    public_names: tuple[str, ...]
     regions: dict[int, array]
     clubs: dict[int, array]
     ranking_list: array
-
-    def __post_init__(self):
-        # The names as the public searches them: a hidden one as NUL, which no folded word is in (and
-        # PostgreSQL text never holds), so that both searches run in C over all names at once.
-        public = tuple("\0" if hidden else name for name, hidden in zip(self.names, self.hidden, strict=True))
-        object.__setattr__(self, "_public_names", public)
 
     @property
     def everyone(self) -> range:
@@ -84,7 +79,7 @@ class RankIndex:
         :func:`~masterpoints.public.selectors.matching` compares them), hidden names only for ``see_hidden``:
         the first word looked for in every name in C (``operator.contains`` mapped over them: 2–3 ms for
         70,000 names), the others in the names found; a list (an ``array`` built from them costs half again)."""
-        names = self.names if see_hidden else self._public_names
+        names = self.names if see_hidden else self.public_names
         first, rest = words[0], words[1:]
         found = list(compress(count(), map(contains, names, repeat(first))))
         if rest:
@@ -160,7 +155,7 @@ def _build(federation: Federation, *, day, official: bool) -> RankIndex:
         order=array("q", (row[0] for row in rows)),
         keys=array("q", (row[1] for row in rows)),
         names=tuple(row[2] for row in rows),
-        hidden=bytes(bool(row[3]) for row in rows),
+        public_names=tuple("\0" if row[3] else row[2] for row in rows),
         regions={region: array("q", sorted(members)) for region, members in regions.items()},
         clubs={club: array("q", sorted(members)) for club, members in clubs.items()},
         ranking_list=array("q", sorted(figures.order_by())),

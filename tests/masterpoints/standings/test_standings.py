@@ -40,23 +40,6 @@ DAY = datetime.date(2025, 3, 4)
 DBF, HBS = scheme_of("dbf"), scheme_of("hbs")
 
 
-@pytest.fixture
-def eager():
-    """Run tasks in the calling process even where REDIS_URL points at a broker (CI)."""
-    from celery._state import _set_task_join_will_block, task_join_will_block
-
-    from config.celery import app
-
-    before = {"task_always_eager": app.conf.task_always_eager, "task_eager_propagates": app.conf.task_eager_propagates}
-    blocks = task_join_will_block()
-    app.conf.update(task_always_eager=True, task_eager_propagates=True)
-    yield
-    app.conf.update(before)
-    # Eager tasks in two threads at once (the concurrency test) can leave Celery's process-wide "inside a
-    # task" flag set, which would make a later result.get() refuse; put it back as it was.
-    _set_task_join_will_block(blocks)
-
-
 def player(world, number, fed=None, **fields):
     fed = fed or world.dbf
     return Player.objects.create(federation=fed, number=number, first_name="Ole", last_name=f"L{number}", **fields)
@@ -290,7 +273,7 @@ def registers(world):
 
 
 def test_confirming_an_upload_updates_its_players_standings_after_commit(
-    world, registers, eager, django_capture_on_commit_callbacks
+    world, registers, django_capture_on_commit_callbacks
 ):
     created = upload(world, DBF_NUMBERS, day=DAY, seed=3)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
@@ -301,7 +284,7 @@ def test_confirming_an_upload_updates_its_players_standings_after_commit(
     assert Standing.objects.filter(federation=world.dbf).count() == 8  # four pairs paid
 
 
-def test_a_reupload_updates_the_players_of_both_versions(world, registers, eager, django_capture_on_commit_callbacks):
+def test_a_reupload_updates_the_players_of_both_versions(world, registers, django_capture_on_commit_callbacks):
     first = upload(world, DBF_NUMBERS, day=DAY, seed=3)
     with django_capture_on_commit_callbacks(execute=True):
         results_upload_confirm(actor=None, upload=first, acknowledge_warnings=True, trusted=True)
@@ -465,7 +448,7 @@ def _random_action(world, rng, action, today, step, confirmed, django_capture_on
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_full_rebuild_equals_random_uploads_corrections_and_reuploads(
-    world, registers, eager, django_capture_on_commit_callbacks, seed
+    world, registers, django_capture_on_commit_callbacks, seed
 ):
     rng = random.Random(seed)
     # Opening balances just short of the first rung (1.80 of Klubmester's 2 MP; 45 of vankategornik's 50
@@ -540,7 +523,7 @@ def postgres():
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_uploads_confirmed_at_once_lose_no_standings_update(postgres, world, eager, monkeypatch):
+def test_two_uploads_confirmed_at_once_lose_no_standings_update(postgres, world, monkeypatch):
     for number in DBF_NUMBERS:
         Player.objects.create(federation=world.dbf, number=number, first_name="Else", last_name=number)
     rounds = [
@@ -699,7 +682,7 @@ def test_a_rebuild_after_awards_of_its_own_transaction_reads_them_in_one_pass(po
 
 
 def test_the_secretariat_starts_a_full_rebuild_from_the_admin(
-    world, personas, client, eager, django_capture_on_commit_callbacks
+    world, personas, client, django_capture_on_commit_callbacks
 ):
     p = player(world, "51")
     post(p, "BP", 250)
