@@ -6,7 +6,8 @@ Counted in the database, each scope of a player's page is a range count over the
 8–9 ms each for the federation's size, its rank and the ranking list's place, 20–35 ms for the district
 (a semi-join over home memberships), 1–2 ms for the club, on 70,000 standings (issue 16). The index holds,
 per federation, its default list (the official list where the scheme publishes only that, HBS rule 3) in
-the rankings' order: the player ids, their keys and their folded search names. A scope is a list of
+the rankings' order: the player ids, their keys, their folded search names and what a row of the rankings
+shows of them (so that a page of the list reads nothing of its own). A scope is a list of
 positions in it: each region's players (by home club: a district counts the clubs of its circles, as
 :func:`~masterpoints.public.selectors.in_region`), each club's current members (as
 :func:`~masterpoints.public.selectors.in_club`), the players whose name holds the words searched for, or
@@ -20,10 +21,10 @@ club joined or left) shows in the ranks within that time, and on a page kept for
 that and the page's own time (``page_cache.PAGE_CACHE_SECONDS``). A player the index does not hold (their
 dues paid since it was built) has their ranks counted.
 
-Building the index reads the whole federation (0.55–0.7 s for 70,000 standings, their names and scopes),
-which the first page after an upload must not wait for: while the standings changed less than
-:data:`SETTLED_SECONDS` ago (an evening of uploads), there is no index and the ranks are counted in the
-database; the first page after that builds it.
+Building the index reads the whole federation (0.5–0.7 s for 70,000 standings, their rows, names and
+scopes; the index then holds about 25 MB of each process), which the first page after an upload must not
+wait for: while the standings changed less than :data:`SETTLED_SECONDS` ago (an evening of uploads), there
+is no index and the ranks are counted in the database; the first page after that builds it.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import time
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from itertools import compress, count, repeat
+from itertools import chain, compress, repeat
 from operator import contains
 
 from clubs.models import ClubMembership
@@ -47,25 +48,73 @@ RANK_INDEX_SECONDS = 60
 SETTLED_SECONDS = 5
 
 
+#: What a row of the rankings shows of a listed player (:meth:`RankIndex.shown`), in the order of the fields of
+#: ``masterpoints.public.listed.ListedPlayer`` and then ``ListedRow`` after its place: the texts (number,
+#: name, whether it is hidden, the home club's name, the title or category), then the figures (the stars and
+#: the balances, in integer units).
+SHOWN_TEXTS = ("number", "first_name", "last_name", "hide_name", "home_club_name", "title")
+SHOWN_FIGURES = ("stars", "mp", "bp", "sp", "gp", "black", "red", "master")
+SHOWN = SHOWN_TEXTS + SHOWN_FIGURES
+_PLAYER = ("player__number", "player__first_name", "player__last_name", "player__hide_name")
+
 #: A scope no listed player is in.
 NOBODY = array("q")
+
+
+@dataclass(frozen=True)
+class NameWords:
+    """The listed players by the words of their folded search names: each distinct word once (``words``) and
+    the positions of the names that have it (``positions``, ascending, one array per word).
+
+    A search word is folded too, so it holds no space: a name holds it exactly when one of the name's words
+    does, and a federation's names have far fewer distinct words than names (first and last names repeat).
+    Looking for it among those in C (``operator.contains`` mapped over them) and joining their positions
+    costs a fraction of looking in every name (2–3 ms for 70,000 names, issue 16)."""
+
+    words: tuple[str, ...]
+    positions: tuple[array, ...]
+
+    @classmethod
+    def of(cls, names, hidden) -> NameWords:
+        """The words of ``names`` whose ``hidden`` flag (a parallel sequence) is not set."""
+        found: dict[str, list[int]] = {}
+        for at, (name, skip) in enumerate(zip(names, hidden, strict=True)):
+            if not skip:
+                for word in set(name.split()):
+                    found.setdefault(word, []).append(at)
+        return cls(tuple(found), tuple(array("q", positions) for positions in found.values()))
+
+    def holding(self, part: str) -> list[int]:
+        """The positions, ascending, of the names with a word that holds ``part``."""
+        groups = list(compress(self.positions, map(contains, self.words, repeat(part))))
+        if len(groups) == 1:
+            return list(groups[0])
+        return sorted(set(chain.from_iterable(groups)))
 
 
 @dataclass(frozen=True)
 class RankIndex:
     """A federation's default list in the rankings' order (key descending, then player id, as
     :func:`~masterpoints.public.selectors.ranked` orders it): ``order`` the player ids, ``keys`` their ranking
-    keys, ``names`` their search names (``Player.search_name``) and ``public_names`` the same as the public
-    searches them, a hidden name as NUL (no folded word holds one: folding splits words at it), so that both
-    searches run in C over all names at once. A **scope** is a sequence of positions in that order,
+    keys, ``names`` their search names (``Player.search_name``) and the words of those names, of all of them
+    (``words``, for the secretariat) and of those the public finds (``public_words``: hidden names are found
+    by number only, HBS rule 4). A **scope** is a sequence of positions in that order,
     ascending, so itself in rank order: ``everyone``, a region's (``regions``: region id → the listed players
     whose home club lies in it), a club's (``clubs``: club id → its listed current members) or a name's
-    (:meth:`named`). ``ranking_list`` holds the exact figures of the ranking list, ascending."""
+    (:meth:`named`). :meth:`shown` gives a listed player's row as the rankings show it (as the index was
+    built, so a change of the register that raises no version shows within :data:`RANK_INDEX_SECONDS`; the
+    points, titles and hidden names are the version's): ``texts`` holds each one's number, name, hiding and
+    home club and title (:data:`SHOWN_TEXTS`, the repeated ones stored once), ``figures`` their stars and
+    balances (:data:`SHOWN_FIGURES`, one run of them per position). ``ranking_list`` holds the exact figures
+    of the ranking list, ascending."""
 
     order: array
     keys: array
     names: tuple[str, ...]
-    public_names: tuple[str, ...]
+    words: NameWords
+    public_words: NameWords
+    texts: tuple[tuple, ...]
+    figures: array
     regions: dict[int, array]
     clubs: dict[int, array]
     ranking_list: array
@@ -77,14 +126,19 @@ class RankIndex:
     def named(self, words: tuple[str, ...], *, see_hidden: bool) -> list[int]:
         """The scope of the listed players whose search name holds every one of ``words`` (folded, as
         :func:`~masterpoints.public.selectors.matching` compares them), hidden names only for ``see_hidden``:
-        the first word looked for in every name in C (``operator.contains`` mapped over them: 2–3 ms for
-        70,000 names), the others in the names found; a list (an ``array`` built from them costs half again)."""
-        names = self.names if see_hidden else self.public_names
+        the first word looked for among the names' distinct words (:class:`NameWords`), the others in the
+        names found; a list (an ``array`` built from them costs half again)."""
         first, rest = words[0], words[1:]
-        found = list(compress(count(), map(contains, names, repeat(first))))
+        found = (self.words if see_hidden else self.public_words).holding(first)
         if rest:
+            names = self.names
             found = [at for at in found if all(word in names[at] for word in rest)]
         return found
+
+    def shown(self, position: int) -> tuple:
+        """What the rankings show of the player at ``position``: the values of :data:`SHOWN`, in its order."""
+        width = len(SHOWN_FIGURES)
+        return (*self.texts[position], *self.figures[position * width : (position + 1) * width])
 
     def better(self, scope, key: int) -> int:
         """How many players of ``scope`` have a key higher than ``key`` (equal keys share a rank)."""
@@ -133,15 +187,18 @@ def _build(federation: Federation, *, day, official: bool) -> RankIndex:
     scope = Standing.objects.filter(federation=federation)
     if official:
         scope = scope.filter(official_list_q(day, prefix="player__"))
-    rows = scope.values_list("player_id", "sort_key", "player__search_name", "player__hide_name")
+    rows = scope.values_list("player_id", "sort_key", "player__search_name", *_PLAYER, "title", *SHOWN_FIGURES)
     rows = list(rows.order_by("-sort_key", "player_id"))
     position = {row[0]: index for index, row in enumerate(rows)}
     regions: dict[int, set[int]] = {}
+    home_names: dict[int, str] = {}
     homes = ClubMembership.objects.filter(is_home=True, player__federation=federation).values_list(
-        "player_id", "club__regions", "club__regions__parent"
+        "player_id", "club__name", "club__regions", "club__regions__parent"
     )
-    for player_id, region_id, parent_id in homes.order_by():
+    once: dict[str, str] = {}  # a first name, a last name, a club, a title: each one string, however often
+    for player_id, club_name, region_id, parent_id in homes.order_by():
         if player_id in position:
+            home_names.setdefault(position[player_id], once.setdefault(club_name, club_name))
             for region in (region_id, parent_id):
                 if region is not None:
                     regions.setdefault(region, set()).add(position[player_id])
@@ -150,13 +207,28 @@ def _build(federation: Federation, *, day, official: bool) -> RankIndex:
     for player_id, club_id in current.values_list("player_id", "club_id").order_by():
         if player_id in position:
             clubs.setdefault(club_id, set()).add(position[player_id])
-    figures = RankingListEntry.objects.filter(federation=federation).values_list("score", flat=True)
+    names = tuple(row[2] for row in rows)
+    texts = tuple(
+        (
+            number,
+            once.setdefault(first, first),
+            once.setdefault(last, last),
+            hide,
+            home_names.get(at),
+            once.setdefault(title, title),
+        )
+        for at, (_id, _key, _name, number, first, last, hide, title, *_figures) in enumerate(rows)
+    )
+    ranking = RankingListEntry.objects.filter(federation=federation).values_list("score", flat=True)
     return RankIndex(
         order=array("q", (row[0] for row in rows)),
         keys=array("q", (row[1] for row in rows)),
-        names=tuple(row[2] for row in rows),
-        public_names=tuple("\0" if row[3] else row[2] for row in rows),
+        names=names,
+        words=NameWords.of(names, repeat(False, len(names))),
+        public_words=NameWords.of(names, [row[6] for row in rows]),
+        texts=texts,
+        figures=array("q", (figure for row in rows for figure in row[8:])),
         regions={region: array("q", sorted(members)) for region, members in regions.items()},
         clubs={club: array("q", sorted(members)) for club, members in clubs.items()},
-        ranking_list=array("q", sorted(figures.order_by())),
+        ranking_list=array("q", sorted(ranking.order_by())),
     )

@@ -145,3 +145,29 @@ def test_a_nul_in_the_name_box_finds_no_hidden_player_hbs_rule_4(listed_world, c
         listed = table_of(client, base + query, indexed=True, monkeypatch=monkeypatch)
         assert listed[:2] == counted[:2], query
         assert not any(number in listed[1] for number in hidden), query
+
+
+def test_a_page_from_the_index_reads_no_standing_and_hides_a_name_at_once(listed_world, client, monkeypatch):
+    # The index carries what each row shows (RankIndex.shown, in ListedPlayer's and ListedRow's field order):
+    # a page of the list reads no standing or player of its own. A player hiding their name raises the
+    # standings version (HBS rule 4 privacy shows at once), so the next page's index is built anew.
+    from dataclasses import fields
+
+    from masterpoints.public.listed import ListedPlayer, ListedRow
+    from masterpoints.standings.services import player_hide_name_set
+
+    assert [f.name for f in fields(ListedPlayer)] + [f.name for f in fields(ListedRow)][2:] == list(ranks.SHOWN)
+    base = f"/rankings/?federation={listed_world.dbf.pk}"
+    table_of(client, base, indexed=True, monkeypatch=monkeypatch)  # builds the index
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(base + "&per_page=25&page=2").content.decode()
+    assert not [q["sql"] for q in queries.captured_queries if "masterpoints_standing" in q["sql"]]
+    shown = re.findall(r'/players/dbf/(\d+)/">([^<]*)<', page)
+    assert len(shown) == 25
+    number, name = next((number, name) for number, name in shown if name != number)
+    player = listed_world.dbf.players.get(number=number)
+    player_hide_name_set(actor=None, player=player, hide_name=True)
+    monkeypatch.setattr(ranks, "SETTLED_SECONDS", -1)
+    page = client.get(base + "&per_page=25&page=2").content.decode()
+    assert f'/players/dbf/{number}/">{number}<' in page
+    assert name not in page
