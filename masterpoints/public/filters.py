@@ -79,9 +79,7 @@ class CharFilter(CopiedCheaply, django_filters.CharFilter):
 
 
 def _choice(label, empty_label, method):
-    return ChoiceFilter(
-        choices=(), label=label, empty_label=empty_label, method=method, widget=FastSelect
-    )
+    return ChoiceFilter(choices=(), label=label, empty_label=empty_label, method=method, widget=FastSelect)
 
 
 #: Regions, clubs, titles and seasons to choose from change seldom: each process keeps them this long.
@@ -105,9 +103,7 @@ def _choices(federation: Federation) -> dict[str, list]:
 
 
 def _text_filter():
-    return CharFilter(
-        label=_("Name or number"), method="filter_text", widget=forms.TextInput(attrs={"type": "search"})
-    )
+    return CharFilter(label=_("Name or number"), method="filter_text", widget=forms.TextInput(attrs={"type": "search"}))
 
 
 class FederationListFilter(django_filters.FilterSet):

@@ -39,6 +39,7 @@ from operator import contains
 from clubs.models import ClubMembership
 from federation.models import Federation, official_list_q
 from masterpoints.models import RankingListEntry, Standing
+from masterpoints.standings.ladders import LadderBook
 from masterpoints.standings.versions import changed_at, federation_in, standings_version_cached
 
 #: How long a process keeps one federation's index under an unchanged standings version and day (a build
@@ -177,9 +178,27 @@ def rank_index(federation: Federation, *, day, official: bool, version: str | No
     return index
 
 
+_kept_books: dict[int, tuple[float, LadderBook]] = {}
+
+
+def kept_ladders(federation: Federation) -> LadderBook:
+    """The federation's ladder book (:class:`~masterpoints.standings.ladders.LadderBook`) as the public pages
+    read it: kept in each process for :data:`RANK_INDEX_SECONDS`, so a player's page reads the rule sets and
+    builds their ladders once a minute, not for each reader (0.75 ms a page); a rule set the secretariat adds
+    shows on them within that time."""
+    now = time.monotonic()
+    kept = _kept_books.get(federation.pk)
+    if kept is not None and now - kept[0] < RANK_INDEX_SECONDS:
+        return kept[1]
+    book = LadderBook(federation)
+    _kept_books[federation.pk] = (now, book)
+    return book
+
+
 def rank_index_forget() -> None:
-    """Drop every kept index (tests start from an empty cache; a process never needs it)."""
+    """Drop every kept index and ladder book (tests start from an empty cache; a process never needs it)."""
     _kept.clear()
+    _kept_books.clear()
 
 
 def _build(federation: Federation, *, day, official: bool) -> RankIndex:

@@ -35,7 +35,7 @@ from masterpoints.models import (
     Standing,
     TitleAchievement,
 )
-from masterpoints.public.ranks import NOBODY, rank_index
+from masterpoints.public.ranks import NOBODY, kept_ladders, rank_index
 from masterpoints.public.titles import rung_etui, title_label
 from masterpoints.standings.ladders import LadderBook
 from office.access import is_secretariat
@@ -175,7 +175,7 @@ def player_ranking_entry(player: Player, *, version: str | None = None) -> Ranki
 
 def title_choices(federation: Federation) -> list[tuple[int, str]]:
     """The rungs of the ladder in force today, lowest first, as (rung, label)."""
-    ladder = LadderBook(federation).on(today())
+    ladder = kept_ladders(federation).on(today())
     return [(rung.rung, title_label(rung.title, rung.stars)) for rung in ladder.rungs]
 
 

@@ -43,6 +43,7 @@ from masterpoints.public.filters import FederationListFilter, RankingListEntryFi
 from masterpoints.public.ledger import PlayerLedger, points_over_time
 from masterpoints.public.listed import ListedRows
 from masterpoints.public.page_cache import anonymous_page_cache, player_federation, rankings_federation
+from masterpoints.public.ranks import kept_ladders
 from masterpoints.public.tables import (
     AwardTable,
     RankingListEntryTable,
@@ -53,7 +54,6 @@ from masterpoints.public.tables import (
     tournament_rows,
 )
 from masterpoints.public.titles import title_status
-from masterpoints.standings.ladders import LadderBook
 from masterpoints.standings.services import player_hide_name_set
 from masterpoints.standings.versions import federation_in, standings_version_cached
 from tournaments.models import Tournament
@@ -322,7 +322,7 @@ def player_page(request, code: str, number: str):
     RequestConfig(request, paginate={"per_page": AwardTable.default_page_size}).configure(awards)
     info = federation.scheme_info
     season = info.season_of(selectors.today())
-    book = LadderBook(federation)  # the ladders the title, what the next needs and the register are read by
+    book = kept_ladders(federation)  # the ladders the title, what the next needs and the register are read by
     achievements = selectors.player_achievements(player, book=book)
     version = getattr(request, "standings_version", None)  # read by the page cache already
     ranking = selectors.player_ranking_entry(player, version=version)
