@@ -11,12 +11,13 @@ meanings are in ``federation.schemes``. A symbol not listed there is shown witho
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, override
 
 from federation.schemes import scheme_for
 from masterpoints.engine_text import as_reason, reason_text, translated
@@ -45,11 +46,19 @@ def explained(explanation, kind_or_scheme: str) -> Explained:
     else:
         rules, inputs, reason = explanation.rules, explanation.inputs, explanation.reason
     pairs = inputs.items() if isinstance(inputs, Mapping) else inputs
-    symbols = scheme_for(kind_or_scheme).symbols
+    symbols = _meanings(scheme_for(kind_or_scheme).code, get_language())
     return Explained(
         tuple(rules),
-        tuple(Input(name, _value(name, str(value), reason), str(symbols.get(name, ""))) for name, value in pairs),
+        tuple(Input(name, _value(name, str(value), reason), symbols.get(name, "")) for name, value in pairs),
     )
+
+
+@functools.cache
+def _meanings(scheme: str, language: str | None) -> dict[str, str]:
+    """What each symbol of ``scheme`` stands for, in ``language`` (translated once per process: a player's page
+    shows a dozen symbols for each of its 25 awards)."""
+    with override(language):
+        return {name: str(meaning) for name, meaning in scheme_for(scheme).symbols.items()}
 
 
 def _value(name: str, value: str, reason) -> str:

@@ -42,9 +42,10 @@ from masterpoints.models import RankingListEntry, Standing
 from masterpoints.standings.ladders import LadderBook
 from masterpoints.standings.versions import changed_at, federation_in, standings_version_cached
 
-#: How long a process keeps one federation's index under an unchanged standings version and day (a build
-#: a minute per process is a small part of one core).
-RANK_INDEX_SECONDS = 60
+#: How long a process keeps one federation's index under an unchanged standings version and day: the bound
+#: the kept pages have (``page_cache.PAGE_CACHE_SECONDS``) for a change of the register. A build (0.5–0.7 s
+#: for 70,000 standings) a minute in each of four workers took 4 % of a core, every 5 minutes under 1 %.
+RANK_INDEX_SECONDS = 300
 #: An index is built only for standings that have not changed for this long.
 SETTLED_SECONDS = 5
 
@@ -184,8 +185,8 @@ _kept_books: dict[int, tuple[float, LadderBook]] = {}
 def kept_ladders(federation: Federation) -> LadderBook:
     """The federation's ladder book (:class:`~masterpoints.standings.ladders.LadderBook`) as the public pages
     read it: kept in each process for :data:`RANK_INDEX_SECONDS`, so a player's page reads the rule sets and
-    builds their ladders once a minute, not for each reader (0.75 ms a page); a rule set the secretariat adds
-    shows on them within that time."""
+    builds their ladders once in that time, not for each reader (0.75 ms a page); a rule set the secretariat
+    adds shows on them within that time."""
     now = time.monotonic()
     kept = _kept_books.get(federation.pk)
     if kept is not None and now - kept[0] < RANK_INDEX_SECONDS:

@@ -257,12 +257,16 @@ class AwardTable(BoundedPages, tables.Table):
         super().before_render(request)
         page = getattr(self, "page", None)
         short_date = get_format("SHORT_DATE_FORMAT")  # as date_format() reads it, once per page
+        days: dict = {}  # a day formatted once a page (a ledger's awards share days)
         html = []
         for row in page.object_list if page else self.rows:
             record = row.record
+            day = record.awarded_on
+            if day not in days:
+                days[day] = escape(dateformat.format(day, short_date))
             html.append(
                 f'<tr class="source-{escape(record.source)}">'
-                f"<td>{escape(dateformat.format(record.awarded_on, short_date))}</td>"
+                f"<td>{days[day]}</td>"
                 f'<td>{self.render_what(record)}</td><td class="num">{escape(self.render_amount(record))}</td>'
                 f"<td>{self.render_why(record)}</td></tr>"
             )
@@ -278,33 +282,32 @@ class AwardTable(BoundedPages, tables.Table):
         return f"{shown_units(record.units, KIND_DECIMALS[record.kind])} {kind_label(record.kind)}"
 
     def render_what(self, record):
+        """The tournament (a link), its part and the place; an office entry's kind, what it cancels and its
+        reason. Built with f-strings, every text escaped here (25 to 200 rows a page)."""
         parts = []
         if record.tournament_id:
             before, after = self.tournament_address
-            link = '<a href="{}{}{}">{}</a>'
-            parts.append(format_html(link, before, record.tournament_id, after, record.tournament_name))
+            parts.append(
+                f'<a href="{escape(before)}{record.tournament_id}{escape(after)}">{escape(record.tournament_name)}</a>'
+            )
             if record.part:
-                parts.append(format_html(" <small>{}</small>", record.part))
+                parts.append(f" <small>{escape(record.part)}</small>")
             if record.place_first:
                 places = str(record.place_first)
                 if record.place_last and record.place_last != record.place_first:
                     places += f"–{record.place_last}"
-                parts.append(format_html(" · {} {}", _("place"), places))
+                parts.append(f" · {escape(str(_('place')))} {places}")
         if record.source != Award.Source.RESULT:
             note = ""
             if record.reverses_id:
                 day = date_format(record.reverses_on, "SHORT_DATE_FORMAT")
-                note = _("cancels the award of %(day)s") % {"day": day}
+                note = escape(_("cancels the award of %(day)s") % {"day": day})
+            reason = f'<span class="reason">{escape(record.reason)}</span>' if record.reason else ""
             parts.append(
-                format_html(
-                    '<div><span class="tag tag-{}">{}</span> {}{}</div>',
-                    record.source,
-                    record.get_source_display(),
-                    note,
-                    format_html('<span class="reason">{}</span>', record.reason) if record.reason else "",
-                )
+                f'<div><span class="tag tag-{escape(record.source)}">{escape(record.get_source_display())}</span> '
+                f"{note}{reason}</div>"
             )
-        return mark_safe("".join(parts))  # noqa: S308 - every part went through format_html
+        return mark_safe("".join(parts))  # noqa: S308 - every part escaped above
 
     def render_why(self, record):
         return award_block(record)
