@@ -85,14 +85,21 @@ def personas(world, django_user_model) -> Personas:
 @pytest.fixture(autouse=True)
 def _empty_cache():
     """Every test starts with an empty cache: a whole page or a standings version kept by an earlier test
-    (whose database rows were rolled back) must not answer this one's requests; nor a process's rank index.
+    (whose database rows were rolled back) must not answer this one's requests; nor what the process keeps for
+    itself (the process cache, the rank index).
     """
-    from django.core.cache import cache
+    from django.conf import settings
+    from django.core.cache import cache, caches
+    from django.utils import translation
 
     from masterpoints.public.ranks import rank_index_forget
 
     cache.clear()
+    caches["process"].clear()
     rank_index_forget()
+    # The site's language, not the one an earlier test's request left active (LocaleMiddleware activates the
+    # reader's language for the thread and leaves it so): a test of text in English reads English.
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)

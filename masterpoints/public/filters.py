@@ -7,7 +7,7 @@ from html import escape
 
 import django_filters
 from django import forms
-from django.core.cache import cache
+from django.core.cache import caches
 from django.forms.utils import flatatt
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -88,7 +88,7 @@ CHOICES_SECONDS = 300
 
 def _choices(federation: Federation) -> dict[str, list]:
     key = f"rankings-choices:{federation.pk}:{selectors.today()}"
-    choices = cache.get(key)
+    choices = caches["process"].get(key)
     if choices is None:
         regions = Region.objects.filter(federation=federation).order_by("name").values_list("pk", "name")
         clubs = Club.objects.filter(federation=federation, active=True).order_by("name").values_list("pk", "name")
@@ -98,7 +98,7 @@ def _choices(federation: Federation) -> dict[str, list]:
             "rung": selectors.title_choices(federation),
             "season": selectors.season_choices(federation),
         }
-        cache.set(key, choices, CHOICES_SECONDS)
+        caches["process"].set(key, choices, CHOICES_SECONDS)
     return choices
 
 
@@ -169,7 +169,7 @@ class StandingFilter(FederationListFilter):
     def __init__(self, data=None, *args, request=None, **kwargs):
         """Missing values get their defaults: the first federation and its default kind and list."""
         data = data.copy() if data is not None else {}
-        federations = list(Federation.objects.order_by("name"))
+        federations = selectors.federations_by_name()
         chosen = str(data.get("federation", ""))
         federation = next((f for f in federations if str(f.pk) == chosen), federations[0] if federations else None)
         if federation is not None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
+from django.core.cache import caches
 from django.db.models import Exists, F, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
 from django.urls import reverse
@@ -44,6 +45,20 @@ from tournaments.models import Tournament
 
 def today() -> datetime.date:
     return timezone.localdate()
+
+
+#: How long each process keeps the list of federations (a new one, or a new name, shows within this time).
+FEDERATIONS_SECONDS = 300
+
+
+def federations_by_name() -> list[Federation]:
+    """Every federation, by name, as the rankings offer them: kept in the process cache (they change about
+    never, and each rankings page not kept read them)."""
+    federations = caches["process"].get("federations")
+    if federations is None:
+        federations = list(Federation.objects.order_by("name"))
+        caches["process"].set("federations", federations, FEDERATIONS_SECONDS)
+    return federations
 
 
 def federation_by_id(pk: int) -> Federation | None:

@@ -138,6 +138,28 @@ def test_the_rankings_show_the_chosen_page_size_and_the_page_count_with_first_an
 
 
 @pytest.mark.django_db
+def test_the_headers_and_pages_link_to_the_same_list_otherwise_sorted_or_paged_d_q55(client, world, thirty):
+    # Sorting or paging keeps every other filter of the address; the sorted column says its direction to
+    # screen readers, the current page is marked, the next and previous are linked as such.
+    query = {"per_page": "25", "club": "", "q": "mette", "sort": "name"}
+    body = client.get(reverse("public:rankings"), query).content.decode()
+    head = body.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    assert (
+        '<th scope="col" class="' in head
+        and 'aria-sort="ascending"><a href="?per_page=25&amp;club=&amp;q=mette&amp;sort=-name">' in head
+    )
+    assert head.count("aria-sort=") == 1
+    pages = body.split('<nav aria-label="Pages" class="pages">', 1)[1].split("</nav>", 1)[0]
+    assert '<p class="page-count">Page 1 of 2</p>' in pages
+    address = "?per_page=25&amp;club=&amp;q=mette&amp;sort=name&amp;page="
+    assert f'<a aria-current="page" class="current" href="{address}1">1</a>' in pages
+    assert '<a rel="next" href="?per_page=25&amp;club=&amp;q=mette&amp;sort=name&amp;page=2">next</a>' in pages
+    second = client.get(reverse("public:rankings"), {**query, "page": "2"}).content.decode()
+    assert 'rel="prev" href="?per_page=25&amp;club=&amp;q=mette&amp;sort=name&amp;page=1">previous<' in second
+    assert "<script" not in client.get(reverse("public:rankings"), {"q": "<script>"}).content.decode()
+
+
+@pytest.mark.django_db
 def test_an_unoffered_page_size_shows_the_usual_page_and_a_page_past_the_end_the_last(client, thirty):
     for raw in ("100000", "-1", "x"):
         response = client.get(reverse("public:rankings"), {"per_page": raw})
