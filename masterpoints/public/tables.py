@@ -17,7 +17,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import FALLBACK
-from federation.tables import BoundedPages
+from federation.tables import BoundedPages, Column, DateColumn
 from masterpoints.award_text import award_block
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.ranglist import shown_hundredths
@@ -55,7 +55,7 @@ def record_title(record) -> str:
     return title_label(standing.title, standing.stars) if standing is not None else ""
 
 
-class PointsColumn(tables.Column):
+class PointsColumn(Column):
     """An amount in integer units, shown with the kind's decimals; sorted best first on the first click."""
 
     def __init__(self, field: str, **kwargs):
@@ -74,15 +74,15 @@ class StandingTable(BoundedPages, tables.Table):
     """A ranking list: each row's place in the filtered list (equal points share it), the player, home
     club, title or category and balances. Works on career standings and on one season's figures."""
 
-    place = tables.Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
-    number = tables.Column(accessor="player__number", verbose_name=_("No."), order_by=("player__number",))
-    name = tables.Column(
+    place = Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
+    number = Column(accessor="player__number", verbose_name=_("No."), order_by=("player__number",))
+    name = Column(
         accessor="player__last_name",
         verbose_name=_("Player"),
         order_by=("player__last_name", "player__first_name"),
     )
-    club = tables.Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
-    title = tables.Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
+    club = Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
+    title = Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
     mp = PointsColumn("mp", verbose_name=_("MP"))
     bp = PointsColumn("bp", verbose_name=_("BP"))
     sp = PointsColumn("sp", verbose_name=_("SP"))
@@ -189,12 +189,12 @@ class RankingListEntryTable(BoundedPages, tables.Table):
     """DBf's ranking list ("ranglisten", D-Q56–D-Q60): place by the exact figure (equal figures share it),
     the player, home club, title and the figure in MP per year, rounded half up to 2 decimals (D-Q60)."""
 
-    place = tables.Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
-    number = tables.Column(accessor="player__number", verbose_name=_("No."), orderable=False)
-    name = tables.Column(accessor="player__last_name", verbose_name=_("Player"), orderable=False)
-    club = tables.Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
-    title = tables.Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
-    score = tables.Column(
+    place = Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
+    number = Column(accessor="player__number", verbose_name=_("No."), orderable=False)
+    name = Column(accessor="player__last_name", verbose_name=_("Player"), orderable=False)
+    club = Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
+    title = Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
+    score = Column(
         verbose_name=_("MP per year"), orderable=False, attrs={"td": {"class": "num"}, "th": {"class": "num"}}
     )
 
@@ -239,10 +239,10 @@ class AwardTable(BoundedPages, tables.Table):
     #: and the page renders in a quarter of the time of a hundred explained rows (issue 16).
     default_page_size = 25
 
-    awarded_on = tables.DateColumn(verbose_name=_("Date"), orderable=False, short=True)
-    what = tables.Column(accessor="pk", verbose_name=_("For"), orderable=False)
-    amount = tables.Column(accessor="units", verbose_name=_("Points"), orderable=False, attrs={"td": {"class": "num"}})
-    why = tables.Column(accessor="pk", verbose_name=_("Why"), orderable=False)
+    awarded_on = DateColumn(verbose_name=_("Date"), orderable=False, short=True)
+    what = Column(accessor="pk", verbose_name=_("For"), orderable=False)
+    amount = Column(accessor="units", verbose_name=_("Points"), orderable=False, attrs={"td": {"class": "num"}})
+    why = Column(accessor="pk", verbose_name=_("Why"), orderable=False)
 
     class Meta:
         model = Award
