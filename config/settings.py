@@ -129,6 +129,15 @@ if DATABASE_URL:
             DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")), conn_health_checks=True
         )
     }
+    # Parameters bound by the server, and a statement run DB_PREPARE_AFTER times on one connection prepared
+    # (psycopg's prepare_threshold): the busy pages' joins are then planned once per connection, not for every
+    # reader (a player's page spent a third of its PostgreSQL time planning, issue 16). 0 prepares nothing
+    # (behind a pooler that cannot keep prepared statements: PgBouncer before 1.21 in transaction mode).
+    prepare_after = min(max(int(os.environ.get("DB_PREPARE_AFTER", "5")), 0), 1000)
+    DATABASES["default"]["OPTIONS"] = {
+        "server_side_binding": True,
+        "prepare_threshold": prepare_after or None,
+    }
 else:
     DATABASES = {
         "default": {

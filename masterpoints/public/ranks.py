@@ -32,6 +32,7 @@ from __future__ import annotations
 import time
 from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 from operator import contains
@@ -39,7 +40,6 @@ from operator import contains
 from clubs.models import ClubMembership
 from federation.models import Federation, official_list_q
 from masterpoints.models import RankingListEntry, Standing
-from masterpoints.standings.ladders import LadderBook
 from masterpoints.standings.versions import changed_at, federation_in, standings_version_cached
 
 #: How long a process keeps one federation's index under an unchanged standings version and day: the bound
@@ -179,27 +179,27 @@ def rank_index(federation: Federation, *, day, official: bool, version: str | No
     return index
 
 
-_kept_books: dict[int, tuple[float, LadderBook]] = {}
+_kept_reads: dict[tuple[str, int], tuple[float, object]] = {}
 
 
-def kept_ladders(federation: Federation) -> LadderBook:
-    """The federation's ladder book (:class:`~masterpoints.standings.ladders.LadderBook`) as the public pages
-    read it: kept in each process for :data:`RANK_INDEX_SECONDS`, so a player's page reads the rule sets and
-    builds their ladders once in that time, not for each reader (0.75 ms a page); a rule set the secretariat
-    adds shows on them within that time."""
+def kept_for(federation: Federation, name: str, build: Callable[[Federation], object]):
+    """What ``build(federation)`` reads, kept in each process for :data:`RANK_INDEX_SECONDS` under ``name``:
+    a read of the register that every page of one kind needs and that changes seldom (the ladder book, the
+    clubs and their districts: ``masterpoints.public.selectors``), so that a change shows within that time,
+    as in the index."""
     now = time.monotonic()
-    kept = _kept_books.get(federation.pk)
+    kept = _kept_reads.get((name, federation.pk))
     if kept is not None and now - kept[0] < RANK_INDEX_SECONDS:
         return kept[1]
-    book = LadderBook(federation)
-    _kept_books[federation.pk] = (now, book)
-    return book
+    value = build(federation)
+    _kept_reads[(name, federation.pk)] = (now, value)
+    return value
 
 
 def rank_index_forget() -> None:
-    """Drop every kept index and ladder book (tests start from an empty cache; a process never needs it)."""
+    """Drop every kept index and read (tests start from an empty cache; a process never needs it)."""
     _kept.clear()
-    _kept_books.clear()
+    _kept_reads.clear()
 
 
 def _build(federation: Federation, *, day, official: bool) -> RankIndex:

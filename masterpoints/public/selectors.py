@@ -36,7 +36,7 @@ from masterpoints.models import (
     Standing,
     TitleAchievement,
 )
-from masterpoints.public.ranks import NOBODY, kept_ladders, rank_index
+from masterpoints.public.ranks import NOBODY, kept_for, rank_index
 from masterpoints.public.titles import rung_etui, title_label
 from masterpoints.standings.ladders import LadderBook
 from office.access import is_secretariat
@@ -243,25 +243,44 @@ class HomeClub:
         return reverse("clubs:detail", args=[self.pk])
 
 
+#: What a club row reads of the club and each of its regions (a row per region, the region's district above).
+_CLUB_ROW = ("pk", "name", "regions", "regions__kind", "regions__name", "regions__parent", "regions__parent__name")
+
+
 def home_club(player: Player) -> HomeClub | None:
-    """The player's home club (a player has at most one, ``membership_one_home_club``) with its district, in
-    one query: a row for each region of the club, with the region's district above it."""
-    rows = list(
-        ClubMembership.objects.filter(player=player, is_home=True)
-        .order_by()
-        .values_list(
-            "club_id",
-            "club__name",
-            "club__regions",
-            "club__regions__kind",
-            "club__regions__name",
-            "club__regions__parent",
-            "club__regions__parent__name",
-        )
-    )
-    if not rows:
+    """The player's home club (a player has at most one, ``membership_one_home_club``) with its district: the
+    membership read alone, the club from the federation's clubs kept in the process (:func:`kept_clubs`), or
+    read with it when it is newer than they are."""
+    club_id = ClubMembership.objects.filter(player=player, is_home=True).values_list("club_id", flat=True).first()
+    if club_id is None:
         return None
-    return HomeClub(rows[0][0], rows[0][1], _district([row[2:] for row in rows if row[2] is not None]))
+    found = kept_clubs(player.federation).get(club_id)
+    return found if found is not None else _clubs(Club.objects.filter(pk=club_id)).get(club_id)
+
+
+def kept_clubs(federation: Federation) -> dict[int, HomeClub]:
+    """The federation's clubs by id, each with its district, kept in each process for ``RANK_INDEX_SECONDS``
+    (``ranks.kept_for``: a new name or district shows within that time); a player's page read them with a
+    five-table join for each reader."""
+    return kept_for(federation, "clubs", lambda federation: _clubs(Club.objects.filter(federation=federation)))
+
+
+def _clubs(clubs) -> dict[int, HomeClub]:
+    regions: dict[int, list[tuple]] = {}
+    names: dict[int, str] = {}
+    for pk, name, *region in clubs.order_by().values_list(*_CLUB_ROW):
+        names[pk] = name
+        if region[0] is not None:
+            regions.setdefault(pk, []).append(tuple(region))
+    return {pk: HomeClub(pk, name, _district(regions.get(pk, []))) for pk, name in names.items()}
+
+
+def kept_ladders(federation: Federation) -> LadderBook:
+    """The federation's ladder book as the public pages read it: kept in each process for
+    ``RANK_INDEX_SECONDS`` (``ranks.kept_for``), so a player's page reads the rule sets and builds their
+    ladders once in that time, not for each reader (0.75 ms a page); a rule set the secretariat adds shows on
+    them within that time."""
+    return kept_for(federation, "ladders", LadderBook)
 
 
 def district_of(club: Club | HomeClub | None) -> tuple[int, str] | None:

@@ -43,7 +43,6 @@ from masterpoints.public.filters import FederationListFilter, RankingListEntryFi
 from masterpoints.public.ledger import PlayerLedger, points_over_time
 from masterpoints.public.listed import ListedRows
 from masterpoints.public.page_cache import anonymous_page_cache, player_federation, rankings_federation
-from masterpoints.public.ranks import kept_ladders
 from masterpoints.public.tables import (
     AwardTable,
     RankingListEntryTable,
@@ -322,7 +321,7 @@ def player_page(request, code: str, number: str):
     RequestConfig(request, paginate={"per_page": AwardTable.default_page_size}).configure(awards)
     info = federation.scheme_info
     season = info.season_of(selectors.today())
-    book = kept_ladders(federation)  # the ladders the title, what the next needs and the register are read by
+    book = selectors.kept_ladders(federation)  # the ladders the title, what the next needs and the register are read by
     achievements = selectors.player_achievements(player, book=book)
     version = getattr(request, "standings_version", None)  # read by the page cache already
     ranking = selectors.player_ranking_entry(player, version=version)

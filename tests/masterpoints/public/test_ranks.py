@@ -209,10 +209,26 @@ def test_the_public_pages_ladder_book_is_kept_for_rank_index_seconds_then_read_a
 
     clock = itertools.count(1000.0, ranks.RANK_INDEX_SECONDS / 2)
     monkeypatch.setattr(ranks.time, "monotonic", lambda: next(clock))
-    first = ranks.kept_ladders(world.dbf)
-    assert ranks.kept_ladders(world.dbf) is first  # half that time later: the same book
+    first = selectors.kept_ladders(world.dbf)
+    assert selectors.kept_ladders(world.dbf) is first  # half that time later: the same book
     RuleSet.objects.create(federation=world.dbf, valid_from=dt.date(2030, 1, 1), name="2030", payload={})
-    again = ranks.kept_ladders(world.dbf)  # RANK_INDEX_SECONDS after it was built: read again
+    again = selectors.kept_ladders(world.dbf)  # RANK_INDEX_SECONDS after it was built: read again
     assert again is not first
     assert dt.date(2030, 1, 1) in again._starts and dt.date(2030, 1, 1) not in first._starts
-    assert ranks.kept_ladders(world.hbs).federation == world.hbs
+    assert selectors.kept_ladders(world.hbs).federation == world.hbs
+
+
+def test_a_home_club_newer_than_the_kept_clubs_is_read_with_its_district(world):
+    # The clubs are kept per process (selectors.kept_clubs); a club founded since is read on its own, with the
+    # district of its circle, so a player's page never loses a home club or its district rank.
+    p = player(world, "4100")
+    assert selectors.home_club(p) is None
+    kept = selectors.kept_clubs(world.dbf)
+    assert kept[world.club_a.pk].name == world.club_a.name
+    new = Club.objects.create(federation=world.dbf, number="4199", name="Nyklubben")
+    new.regions.set([world.circle])
+    ClubMembership.objects.create(player=p, club=new, is_home=True)
+    assert new.pk not in selectors.kept_clubs(world.dbf)  # kept before it was founded
+    found = selectors.home_club(p)
+    assert (found.pk, found.name, found.district) == (new.pk, "Nyklubben", (world.district.pk, world.district.name))
+    assert found.district == selectors.district_of(new)
