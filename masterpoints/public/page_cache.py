@@ -77,7 +77,7 @@ def _anonymous(request: HttpRequest) -> bool:
     )
 
 
-def _kept_address(request: HttpRequest, parameters: frozenset[str]) -> bool:
+def kept_address(request: HttpRequest, parameters: frozenset[str]) -> bool:
     """Every parameter is one the page reads, each once, a page number one of the first pages and a page
     size one of those offered, each written as the page writes it (``page=01`` is another address)."""
     query = request.GET
@@ -186,7 +186,7 @@ def anonymous_page_cache(federation_of: Callable[..., str | None], parameters: I
     def decorator(view):
         @wraps(view)
         def wrapped(request: HttpRequest, *args, **kwargs):
-            keep = _anonymous(request) and _kept_address(request, known)
+            keep = _anonymous(request) and kept_address(request, known)
             handle = federation_of(request, *args, **kwargs) if keep else None
             if handle is None:
                 return _private(view(request, *args, **kwargs))

@@ -42,7 +42,7 @@ from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import FederationListFilter, RankingListEntryFilter, StandingFilter
 from masterpoints.public.ledger import PlayerLedger, points_over_time
 from masterpoints.public.listed import ListedRows
-from masterpoints.public.page_cache import anonymous_page_cache, player_federation, rankings_federation
+from masterpoints.public.page_cache import anonymous_page_cache, kept_address, player_federation, rankings_federation
 from masterpoints.public.tables import (
     AwardTable,
     RankingListEntryTable,
@@ -71,6 +71,7 @@ EXPORT_MAX_ROWS = 10_000
 ORDER_PARAMETER = "sort"
 #: The query parameters the rankings read: the filters, the page, the order and the page size.
 RANKINGS_PARAMETERS = (*StandingFilter.base_filters, "page", ORDER_PARAMETER, "per_page")
+KEPT_PARAMETERS = frozenset(RANKINGS_PARAMETERS)
 
 
 class RankingListView(SingleTableMixin, FilterView):
@@ -159,14 +160,16 @@ class RankingListView(SingleTableMixin, FilterView):
 
     def _cache_key(self) -> str | None:
         """The cached table's key; ``None`` (not kept) where the page cache would not keep the page either:
-        a federation written otherwise or none such, which the filter answers with the first one."""
+        a federation written otherwise or none such, which the filter answers with the first one, and an
+        address with a parameter the page does not read, twice, or a page beyond the kept ones
+        (:func:`~masterpoints.public.page_cache.kept_address`)."""
         handle = rankings_federation(self.request)
         version = getattr(self.request, "standings_version", None) or (
             standings_version_cached(handle) if handle else None
         )
         self.standings_version = version
-        if version is None:
-            return None
+        if version is None or not kept_address(self.request, KEPT_PARAMETERS):
+            return None  # as the page cache: an address made up to fill the cache fills nothing
         user = self.request.user
         see_hidden = user.is_authenticated and self._see_hidden(selectors.federation_by_id(federation_in(version)))
         viewer = "all" if see_hidden else "public"

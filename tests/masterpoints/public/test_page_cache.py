@@ -176,6 +176,20 @@ def test_made_up_parameters_far_pages_and_logged_in_readers_are_not_kept(client,
     assert "private" in mine["Cache-Control"] and "no-store" in mine["Cache-Control"] and "ETag" not in mine
 
 
+def test_an_address_made_up_to_fill_the_cache_fills_nothing_not_even_the_rankings_table(client, world):
+    """The rankings' table is kept apart from the whole page (for logged-in readers): it follows the same rule,
+    so a thousand made-up parameters leave the cache as it was, and the page is still the list."""
+    from django.core.cache import cache as shared
+
+    kept = client.get(rankings(world), {"page": "1"})
+    assert "ETag" in kept
+    before = set(shared._cache)  # the tests' cache is the embedded one (LocMemCache), whose keys show
+    for n in range(30):
+        response = client.get(rankings(world), {"page": "1", "made_up": str(n)})
+        assert response.status_code == 200 and 'class="table ranking"' in response.content.decode()
+    assert set(shared._cache) == before
+
+
 def test_an_unknown_federation_id_is_not_kept_under_a_version_that_never_changes(client, world):
     """``?federation=`` naming no federation falls back to the first one; such a page is never kept, so a
     standings change of that federation shows on it at once."""
