@@ -25,7 +25,7 @@ One run prints each figure on its own line as ``name=value`` (human-readable lin
   view's (0.5 = half); ``rankings_p95_vs_trivial``: p95 over the trivial p95; ``player_p95_ms``,
   ``player_vs_trivial`` (the same few players) and ``player_uncached_vs_trivial`` (many distinct players).
   The clients accept gzip, as browsers do; ``rankings_identity_vs_trivial`` (no target) is the cached
-  rankings for clients that do not;
+  rankings for clients that do not. The servers are warmed once the standings have settled (:func:`settle`);
 - ``confirm_to_page_p95_ms``: an upload confirmed through the upload service until its new balance shows
   on the public player page (through gunicorn, a real ``celery -A config worker`` on Redis), p95 of
   ``--confirms``, quiet; ``confirm_to_page_loaded_p95_ms``: the same while 20 clients load the rankings.
@@ -297,11 +297,27 @@ def player_urls(count: int) -> list[str]:
     return [f"/players/{p.federation.code}/{p.number}/" for p in players]
 
 
+def settle() -> None:
+    """Wait until the standings have been still for ``SETTLED_SECONDS`` (the uploads of the figures before
+    changed them just now): only then does the warm-up build each worker's rank index, as the first pages
+    after an evening of uploads do, so that the figures are the steady state's, not the first minute's."""
+    from django.db.models import Max
+    from django.utils import timezone
+
+    from masterpoints.models import StandingsVersion
+    from masterpoints.public.ranks import SETTLED_SECONDS
+
+    last = StandingsVersion.objects.aggregate(last=Max("changed_at"))["last"]
+    if last is not None:
+        time.sleep(max(0.0, SETTLED_SECONDS + 1 - (timezone.now() - last).total_seconds()))
+
+
 def latency_figures(args) -> None:
     from tournaments.models import Tournament
 
     rankings, players = ranking_urls(), player_urls(2000)
     with gunicorn(workers=args.workers, cache_url=args.cache_url) as port:
+        settle()
         load(port, [*rankings, *players[:5], "/bench/trivial"], 300, args.clients, 60)  # warm workers and caches
         print(f"\ngunicorn {args.workers} workers, {args.clients} clients, cache {args.cache_url or 'per worker'}:")
         scenarios = {
