@@ -216,9 +216,11 @@ def players_numbered(number: str) -> QuerySet:
 
 
 def player_by_number(code: str, number: str) -> Player:
-    """The player with ``number`` in the federation ``code``, with their standing (:func:`standing_of`);
-    ``Player.DoesNotExist`` otherwise."""
-    return Player.objects.select_related("federation", "standing").get(federation__code=code, number=number)
+    """The player with ``number`` in the federation ``code``, with their standing (:func:`standing_of`) and
+    their home club's id (``home_club_pk``, read by :func:`home_club`); ``Player.DoesNotExist`` otherwise."""
+    home = ClubMembership.objects.filter(player=OuterRef("pk"), is_home=True).order_by().values("club_id")[:1]
+    players = Player.objects.select_related("federation", "standing").annotate(home_club_pk=Subquery(home))
+    return players.get(federation__code=code, number=number)
 
 
 def standing_of(player: Player) -> Standing | None:
@@ -249,9 +251,12 @@ _CLUB_ROW = ("pk", "name", "regions", "regions__kind", "regions__name", "regions
 
 def home_club(player: Player) -> HomeClub | None:
     """The player's home club (a player has at most one, ``membership_one_home_club``) with its district: the
-    membership read alone, the club from the federation's clubs kept in the process (:func:`kept_clubs`), or
-    read with it when it is newer than they are."""
-    club_id = ClubMembership.objects.filter(player=player, is_home=True).values_list("club_id", flat=True).first()
+    membership read with the player or alone, the club from the federation's clubs kept in the process
+    (:func:`kept_clubs`), or read on its own when it is newer than they are."""
+    if hasattr(player, "home_club_pk"):  # read with the player (player_by_number)
+        club_id = player.home_club_pk
+    else:
+        club_id = ClubMembership.objects.filter(player=player, is_home=True).values_list("club_id", flat=True).first()
     if club_id is None:
         return None
     found = kept_clubs(player.federation).get(club_id)
