@@ -279,23 +279,20 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 # --- Cache: per process without CACHE_URL, shared in Redis with it ----------------------------------------
 
 
-#: The ``process`` cache: what each process keeps for itself whatever ``CACHE_URL`` says, small reads that
-#: change seldom and that every request of a busy page needs (the rankings' federations and choices), cheaper
-#: from memory than fetched from Redis each time.
-PROCESS_CACHE = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "masterpoints-process"}
-
-
 def cache_settings(url: str) -> dict:
     """``CACHES`` for ``CACHE_URL``. Empty: each process keeps its own cache in memory (a laptop). A
     ``redis://`` address: Django's Redis cache, shared by every worker, so a rankings page is rendered once
-    per standings change for the whole site instead of once per worker process. Either way the ``process``
-    cache (:data:`PROCESS_CACHE`)."""
+    per standings change for the whole site instead of once per worker process."""
     if not url:
-        default = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "masterpoints"}
-        return {"default": default, "process": PROCESS_CACHE}
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "masterpoints"}}
     if url.startswith(("redis://", "rediss://", "unix://")):
-        shared = {"BACKEND": "config.cache.SharedRedisCache", "LOCATION": url, "KEY_PREFIX": "masterpoints"}
-        return {"default": shared, "process": PROCESS_CACHE}
+        return {
+            "default": {
+                "BACKEND": "config.cache.SharedRedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": "masterpoints",
+            }
+        }
     raise ImproperlyConfigured(f"CACHE_URL must be a redis://, rediss:// or unix:// address, not {url!r}")
 
 

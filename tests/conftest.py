@@ -86,16 +86,15 @@ def personas(world, django_user_model) -> Personas:
 def _empty_cache():
     """Every test starts with an empty cache: a whole page or a standings version kept by an earlier test
     (whose database rows were rolled back) must not answer this one's requests; nor what the process keeps for
-    itself (the process cache, the rank index).
+    itself (the rank index and the other kept reads).
     """
     from django.conf import settings
-    from django.core.cache import cache, caches
+    from django.core.cache import cache
     from django.utils import translation
 
     from masterpoints.public.ranks import rank_index_forget
 
     cache.clear()
-    caches["process"].clear()
     rank_index_forget()
     # The site's language, not the one an earlier test's request left active (LocaleMiddleware activates the
     # reader's language for the thread and leaves it so): a test of text in English reads English.

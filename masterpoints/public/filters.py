@@ -7,7 +7,6 @@ from html import escape
 
 import django_filters
 from django import forms
-from django.core.cache import caches
 from django.forms.utils import flatatt
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -20,6 +19,7 @@ from federation.schemes import FALLBACK, SchemeInfo
 from masterpoints.models import RankingListEntry, Standing
 from masterpoints.public import selectors
 from masterpoints.public.listed import ListedRows, listed
+from masterpoints.public.ranks import kept
 
 OFFICIAL_CHOICES = (("yes", _("official list only")), ("no", _("everyone with points")))
 
@@ -100,24 +100,21 @@ def _choice(label, empty_label, method):
     return ChoiceFilter(choices=(), label=label, empty_label=empty_label, method=method, widget=FastSelect)
 
 
-#: Regions, clubs, titles and seasons to choose from change seldom: each process keeps them this long.
-CHOICES_SECONDS = 300
-
-
 def _choices(federation: Federation) -> dict[str, list]:
-    key = f"rankings-choices:{federation.pk}:{selectors.today()}"
-    choices = caches["process"].get(key)
-    if choices is None:
+    """The regions, clubs, titles and seasons to choose from: they change seldom, so each process keeps them
+    (``ranks.kept``) for the day, at most ``RANK_INDEX_SECONDS``."""
+
+    def read() -> dict[str, list]:
         regions = Region.objects.filter(federation=federation).order_by("name").values_list("pk", "name")
         clubs = Club.objects.filter(federation=federation, active=True).order_by("name").values_list("pk", "name")
-        choices = {
+        return {
             "region": options_html(regions),
             "club": options_html(clubs),
             "rung": selectors.title_choices(federation),
             "season": selectors.season_choices(federation),
         }
-        caches["process"].set(key, choices, CHOICES_SECONDS)
-    return choices
+
+    return kept(("rankings-choices", federation.pk), read, stamp=str(selectors.today()))
 
 
 def _text_filter():

@@ -34,18 +34,22 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain, compress, repeat
 from operator import contains
+from typing import TypeVar
 
 from clubs.models import ClubMembership
 from federation.models import Federation, official_list_q
 from masterpoints.models import RankingListEntry, Standing
 from masterpoints.standings.versions import changed_at, federation_in, standings_version_cached
 
-#: How long a process keeps one federation's index under an unchanged standings version and day: the bound
-#: the kept pages have (``page_cache.PAGE_CACHE_SECONDS``) for a change of the register. A build (0.5–0.7 s
+#: How long a process keeps one federation's index under an unchanged standings version and day, and the
+#: other reads it keeps (:func:`kept`): the bound the kept pages have (``page_cache.PAGE_CACHE_SECONDS``) for
+#: a change of the register. A build (0.5–0.7 s
 #: for 70,000 standings) a minute in each of four workers took 4 % of a core, every 5 minutes under 1 %.
 RANK_INDEX_SECONDS = 300
+T = TypeVar("T")
 #: An index is built only for standings that have not changed for this long.
 SETTLED_SECONDS = 5
 
@@ -157,49 +161,41 @@ class RankIndex:
         return len(self.ranking_list) - bisect_right(self.ranking_list, score)
 
 
-_kept: dict[int, tuple[str, float, RankIndex]] = {}
-
-
 def rank_index(federation: Federation, *, day, official: bool, version: str | None = None) -> RankIndex | None:
     """The index of ``federation`` on ``day``; ``official``: the default list is the official list; ``version``:
     its standings version when the caller has read it. ``None`` while its standings have changed within
-    :data:`SETTLED_SECONDS` (count the ranks instead)."""
+    :data:`SETTLED_SECONDS` (count the ranks instead); kept (:func:`kept`) under the version, the day and the
+    list."""
     if version is not None and federation_in(version) != federation.pk:
         version = None  # read for another federation (a rankings address naming none): read this one's
     version = version or standings_version_cached(f"code:{federation.code}") or "0"  # as a player page
-    stamp = f"{version}:{day}:{official}"
-    kept = _kept.get(federation.pk)
-    now = time.monotonic()
-    if kept is not None and kept[0] == stamp and now - kept[1] < RANK_INDEX_SECONDS:
-        return kept[2]
     if time.time_ns() // 1000 - changed_at(version) < SETTLED_SECONDS * 1_000_000:
         return None
-    index = _build(federation, day=day, official=official)
-    _kept[federation.pk] = (stamp, now, index)
-    return index
+    build = partial(_build, federation, day=day, official=official)
+    return kept(("rank-index", federation.pk), build, stamp=f"{version}:{day}:{official}")
 
 
-_kept_reads: dict[tuple[str, int], tuple[float, object]] = {}
+_kept: dict[tuple, tuple[str, float, object]] = {}
 
 
-def kept_for(federation: Federation, name: str, build: Callable[[Federation], object]):
-    """What ``build(federation)`` reads, kept in each process for :data:`RANK_INDEX_SECONDS` under ``name``:
-    a read of the register that every page of one kind needs and that changes seldom (the ladder book, the
-    clubs and their districts: ``masterpoints.public.selectors``), so that a change shows within that time,
-    as in the index."""
+def kept(key: tuple, build: Callable[[], T], *, stamp: str = "") -> T:
+    """What ``build()`` reads, kept in this process under ``key`` for :data:`RANK_INDEX_SECONDS` while its
+    ``stamp`` stays (a standings version, a day): the public pages' reads of the register that every page of
+    one kind needs and that change seldom (the rank index; the federations, the rankings' choices, the ladder
+    book and the clubs with their districts: ``masterpoints.public.selectors`` and ``filters``), so that a
+    change shows within that time. The value is shared by the process's requests, which only read it."""
     now = time.monotonic()
-    kept = _kept_reads.get((name, federation.pk))
-    if kept is not None and now - kept[0] < RANK_INDEX_SECONDS:
-        return kept[1]
-    value = build(federation)
-    _kept_reads[(name, federation.pk)] = (now, value)
+    found = _kept.get(key)
+    if found is not None and found[0] == stamp and now - found[1] < RANK_INDEX_SECONDS:
+        return found[2]
+    value = build()
+    _kept[key] = (stamp, now, value)
     return value
 
 
 def rank_index_forget() -> None:
     """Drop every kept index and read (tests start from an empty cache; a process never needs it)."""
     _kept.clear()
-    _kept_reads.clear()
 
 
 def _build(federation: Federation, *, day, official: bool) -> RankIndex:

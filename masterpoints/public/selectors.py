@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.core.cache import caches
 from django.db.models import Exists, F, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
 from django.urls import reverse
@@ -36,7 +35,7 @@ from masterpoints.models import (
     Standing,
     TitleAchievement,
 )
-from masterpoints.public.ranks import NOBODY, kept_for, rank_index
+from masterpoints.public.ranks import NOBODY, kept, rank_index
 from masterpoints.public.titles import rung_etui, title_label
 from masterpoints.standings.ladders import LadderBook
 from office.access import is_secretariat
@@ -47,18 +46,11 @@ def today() -> datetime.date:
     return timezone.localdate()
 
 
-#: How long each process keeps the list of federations (a new one, or a new name, shows within this time).
-FEDERATIONS_SECONDS = 300
-
-
 def federations_by_name() -> list[Federation]:
-    """Every federation, by name, as the rankings offer them: kept in the process cache (they change about
-    never, and each rankings page not kept read them)."""
-    federations = caches["process"].get("federations")
-    if federations is None:
-        federations = list(Federation.objects.order_by("name"))
-        caches["process"].set("federations", federations, FEDERATIONS_SECONDS)
-    return federations
+    """Every federation, by name, as the rankings offer them: kept in each process (``ranks.kept``: they change
+    about never, and each rankings page not kept read them; a new one or a new name shows within
+    ``RANK_INDEX_SECONDS``)."""
+    return kept(("federations",), lambda: list(Federation.objects.order_by("name")))
 
 
 def federation_by_id(pk: int) -> Federation | None:
@@ -150,7 +142,7 @@ def ranked(queryset: QuerySet, *, scheme: SchemeInfo | str, kind: str | None) ->
 
 def ranking_list_federations() -> list[Federation]:
     """The federations whose scheme publishes the weighted ranking list (``SchemeInfo.ranking_list``), by name."""
-    return [f for f in Federation.objects.order_by("name") if f.scheme_info.ranking_list is not None]
+    return [f for f in federations_by_name() if f.scheme_info.ranking_list is not None]
 
 
 def ranking_list_base(*, federation: Federation) -> QuerySet:
@@ -265,9 +257,9 @@ def home_club(player: Player) -> HomeClub | None:
 
 def kept_clubs(federation: Federation) -> dict[int, HomeClub]:
     """The federation's clubs by id, each with its district, kept in each process for ``RANK_INDEX_SECONDS``
-    (``ranks.kept_for``: a new name or district shows within that time); a player's page read them with a
+    (``ranks.kept``: a new name or district shows within that time); a player's page read them with a
     five-table join for each reader."""
-    return kept_for(federation, "clubs", lambda federation: _clubs(Club.objects.filter(federation=federation)))
+    return kept(("clubs", federation.pk), lambda: _clubs(Club.objects.filter(federation=federation)))
 
 
 def _clubs(clubs) -> dict[int, HomeClub]:
@@ -282,10 +274,10 @@ def _clubs(clubs) -> dict[int, HomeClub]:
 
 def kept_ladders(federation: Federation) -> LadderBook:
     """The federation's ladder book as the public pages read it: kept in each process for
-    ``RANK_INDEX_SECONDS`` (``ranks.kept_for``), so a player's page reads the rule sets and builds their
+    ``RANK_INDEX_SECONDS`` (``ranks.kept``), so a player's page reads the rule sets and builds their
     ladders once in that time, not for each reader (0.75 ms a page); a rule set the secretariat adds shows on
     them within that time."""
-    return kept_for(federation, "ladders", LadderBook)
+    return kept(("ladders", federation.pk), lambda: LadderBook(federation))
 
 
 def district_of(club: Club | HomeClub | None) -> tuple[int, str] | None:
