@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Sum
 
+from federation.compiled import CompiledRead
 from federation.models import Player
 from federation.tables import SlicedRows
 from masterpoints.explanation_store import join
@@ -37,6 +38,17 @@ _COLUMNS = (
     "reverses_id",
     "explanation_ref__scale__data",
     "explanation_ref__own",
+)
+
+
+#: The newest first (as ``Award``'s ordering), a slice (the read's key) at a time, compiled once per slice.
+_LEDGER_READ = CompiledRead(
+    Award,
+    lambda player_id, part: (
+        Award.objects.filter(player_id=player_id).order_by("-awarded_on", "-pk").values_list(*_COLUMNS)[slice(*part)]
+    ),
+    int,
+    keyed=True,
 )
 
 
@@ -82,8 +94,7 @@ class PlayerLedger(SlicedRows):
     def read(self, part: slice) -> list[LedgerRow]:
         """The rows of ``part``: one query, and one more for the days of the awards that reversals among them
         cancel."""
-        ordered = Award.objects.filter(player=self.player).order_by("-awarded_on", "-pk")
-        values = list(ordered.values_list(*_COLUMNS)[part])
+        values = _LEDGER_READ.rows(self.player.pk, key=(part.start, part.stop, part.step))
         cancelled = [row[11] for row in values if row[11] is not None]
         days = dict(Award.objects.filter(pk__in=cancelled).values_list("pk", "awarded_on")) if cancelled else {}
         return [
@@ -107,13 +118,21 @@ class PointsOverTime:
     awards: int
 
 
-def points_over_time(player: Player) -> PointsOverTime:
-    daily = (
-        Award.objects.filter(player=player)
+#: COUNT(*): the (player, awarded_on, kind, units) index alone answers (COUNT(id) reads each row).
+_DAILY_READ = CompiledRead(
+    Award,
+    lambda player_id: (
+        Award.objects.filter(player_id=player_id)
         .values_list("awarded_on", "kind")
-        .annotate(units=Sum("units"), awards=Count("*"))  # COUNT(*): the index alone answers (COUNT(id) reads each row)
+        .annotate(units=Sum("units"), awards=Count("*"))
         .order_by("awarded_on", "kind")
-    )
+    ),
+    int,
+)
+
+
+def points_over_time(player: Player) -> PointsOverTime:
+    daily = _DAILY_READ.rows(player.pk)
     totals: dict[str, int] = dict.fromkeys(player.federation.scheme_info.kinds, 0)
     series: list[tuple[datetime.date, dict[str, int]]] = []
     awards = 0

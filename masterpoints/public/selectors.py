@@ -17,14 +17,17 @@ points (the packed ``sort_key``).
 from __future__ import annotations
 
 import datetime
+import itertools
 from dataclasses import dataclass
 
+from django.db import router
 from django.db.models import Exists, F, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
 from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, ClubMembership
+from federation.compiled import CompiledRead
 from federation.models import Federation, Player, Region, official_list_q
 from federation.names import fold_name
 from federation.schemes import SchemeInfo, scheme_of
@@ -40,6 +43,11 @@ from masterpoints.public.titles import rung_etui, title_label
 from masterpoints.standings.ladders import LadderBook
 from office.access import is_secretariat
 from tournaments.models import Tournament
+
+
+def _fields(model) -> tuple[str, ...]:
+    """The columns a compiled read gives ``Model.from_db`` (``federation.compiled``), in the model's order."""
+    return tuple(field.attname for field in model._meta.concrete_fields)
 
 
 def today() -> datetime.date:
@@ -160,6 +168,12 @@ def ranking_list_ranked(queryset: QuerySet) -> QuerySet:
     )
 
 
+_ENTRY = _fields(RankingListEntry)
+_RANKING_ENTRY_READ = CompiledRead(
+    RankingListEntry, lambda player_id: RankingListEntry.objects.filter(player_id=player_id).values_list(*_ENTRY), int
+)
+
+
 def player_ranking_entry(player: Player, *, version: str | None = None) -> RankingListEntry | None:
     """``player``'s figure on the ranking list (D-Q56–D-Q60) with its ``place`` on the federation's whole list:
     one more than the rows with a higher exact figure, so equal figures share a place as on the list
@@ -169,7 +183,8 @@ def player_ranking_entry(player: Player, *, version: str | None = None) -> Ranki
     federation = player.federation
     if federation.scheme_info.ranking_list is None:
         return None
-    entry = RankingListEntry.objects.filter(player=player).first()
+    found = _RANKING_ENTRY_READ.rows(player.pk)
+    entry = RankingListEntry.from_db(router.db_for_read(RankingListEntry), _ENTRY, found[0]) if found else None
     if entry is not None:
         index = rank_index(federation, day=today(), official=official_by_default(federation), version=version)
         if index is not None:
@@ -207,12 +222,39 @@ def players_numbered(number: str) -> QuerySet:
     return Player.objects.filter(number=number).select_related("federation").order_by("federation__name")
 
 
-def player_by_number(code: str, number: str) -> Player:
-    """The player with ``number`` in the federation ``code``, with their standing (:func:`standing_of`) and
-    their home club's id (``home_club_pk``, read by :func:`home_club`); ``Player.DoesNotExist`` otherwise."""
+_PLAYER, _FEDERATION, _STANDING = _fields(Player), _fields(Federation), _fields(Standing)
+
+
+def _player_numbered(code: str, number: str):
     home = ClubMembership.objects.filter(player=OuterRef("pk"), is_home=True).order_by().values("club_id")[:1]
-    players = Player.objects.select_related("federation", "standing").annotate(home_club_pk=Subquery(home))
-    return players.get(federation__code=code, number=number)
+    players = Player.objects.filter(federation__code=code, number=number).annotate(home_club_pk=Subquery(home))
+    joined = [f"federation__{name}" for name in _FEDERATION] + [f"standing__{name}" for name in _STANDING]
+    return players.order_by().values_list(*_PLAYER, *joined, "home_club_pk")[:2]
+
+
+_PLAYER_READ = CompiledRead(Player, _player_numbered, str, str)
+
+
+def player_by_number(code: str, number: str) -> Player:
+    """The player with ``number`` in the federation ``code``, with their federation, their standing
+    (:func:`standing_of`) and their home club's id (``home_club_pk``, read by :func:`home_club`), in one
+    compiled read (``federation.compiled``); ``Player.DoesNotExist`` otherwise."""
+    rows = _PLAYER_READ.rows(code, number)
+    if len(rows) != 1:
+        raise Player.DoesNotExist if not rows else Player.MultipleObjectsReturned
+    row = rows[0]
+    db = router.db_for_read(Player)
+    ends = list(itertools.accumulate((len(_PLAYER), len(_FEDERATION), len(_STANDING))))
+    player = Player.from_db(db, _PLAYER, row[: ends[0]])
+    Player.federation.field.set_cached_value(player, Federation.from_db(db, _FEDERATION, row[ends[0] : ends[1]]))
+    standing_values = row[ends[1] : ends[2]]
+    standing = None
+    if standing_values[_STANDING.index("player_id")] is not None:  # the join found a standing
+        standing = Standing.from_db(db, _STANDING, standing_values)
+        Standing.player.field.set_cached_value(standing, player)
+    Player.standing.related.set_cached_value(player, standing)
+    player.home_club_pk = row[-1]
+    return player
 
 
 def standing_of(player: Player) -> Standing | None:
@@ -349,8 +391,18 @@ def player_ranks(
     return ranks
 
 
-def player_seasons(player: Player) -> QuerySet:
-    return SeasonStanding.objects.filter(player=player).order_by("-season")
+_SEASON = _fields(SeasonStanding)
+_SEASONS_READ = CompiledRead(
+    SeasonStanding,
+    lambda player_id: SeasonStanding.objects.filter(player_id=player_id).order_by("-season").values_list(*_SEASON),
+    int,
+)
+
+
+def player_seasons(player: Player) -> list[SeasonStanding]:
+    """The player's season rows, the newest first."""
+    db = router.db_for_read(SeasonStanding)
+    return [SeasonStanding.from_db(db, _SEASON, row) for row in _SEASONS_READ.rows(player.pk)]
 
 
 @dataclass(frozen=True)
@@ -363,12 +415,23 @@ class AchievementRow:
     etui: str
 
 
+_ACHIEVEMENTS_READ = CompiledRead(
+    TitleAchievement,
+    lambda player_id: (
+        TitleAchievement.objects.filter(player_id=player_id)
+        .order_by("-rung")
+        .values_list("reached_on", "title", "stars", "rung")
+    ),
+    int,
+)
+
+
 def player_achievements(player: Player, *, book: LadderBook | None = None) -> list[AchievementRow]:
     """The player's register of titles or categories, highest first (``book``: as :func:`title_status`)."""
     book = book or LadderBook(player.federation)
     return [
-        AchievementRow(row.reached_on, title_label(row.title, row.stars), rung_etui(book, row.rung, row.reached_on))
-        for row in TitleAchievement.objects.filter(player=player).order_by("-rung")
+        AchievementRow(reached_on, title_label(title, stars), rung_etui(book, rung, reached_on))
+        for reached_on, title, stars, rung in _ACHIEVEMENTS_READ.rows(player.pk)
     ]
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from math import ceil
 
 from masterpoints.engine.common import Explanation, RequestError, format_units
@@ -107,14 +106,25 @@ class _Bar:
     alternative: int | Fraction | None
 
 
-@lru_cache(maxsize=256)
+#: Bars by the rung's identity (the rung is kept with its bar, so an id is never another rung's): hashing a
+#: rung hashes its fractions, which cost more than the judgement (a player's page judges about 200 balances).
+_bars: dict[int, tuple[TitleRung, _Bar]] = {}
+
+
 def _bar(rung: TitleRung) -> _Bar:
+    found = _bars.get(id(rung))
+    if found is not None and found[0] is rung:
+        return found[1]
     alternative = rung.alternative_total
-    return _Bar(
+    bar = _Bar(
         _hundredths(rung.total),
         _hundredths(rung.minimum),
         None if alternative is None else _hundredths(alternative),
     )
+    if len(_bars) >= 256:  # rule sets read again (a ladder book per process and 5 minutes) leave old rungs
+        _bars.clear()
+    _bars[id(rung)] = (rung, bar)
+    return bar
 
 
 def _sg_holds(balance: Balance, minimum, total, rules: DbfRuleSet) -> bool:
