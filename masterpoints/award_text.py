@@ -13,17 +13,20 @@ shows :func:`explanation_block` (``{% explain %}`` in ``masterpoints.templatetag
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy, ngettext, override
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 
 from federation.schemes import scheme_for
+from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine_text import reason_text, translated
+from masterpoints.explanation_store import loaded
 from masterpoints.explanations import explanation_html
 from masterpoints.numbers import decimal_separator, kind_label, shown_amount
 
@@ -390,3 +393,27 @@ def award_block(award) -> SafeString:
     """:func:`explanation_block` of a ledger row (``masterpoints.models.Award``)."""
     explanation = award.explanation_data
     return explanation_block(explanation, award.kind, award.amount, source=award.source, reason=award.reason)
+
+
+#: Ledger rows' explanations kept as HTML in each process, by their stored content (issue 16): one
+#: explanation row serves every award of a tournament part with the same place and share, here and in other
+#: tournaments with the same scale (``masterpoints.explanation_store``), so the newest awards of many players'
+#: pages have the same words. About 3 KB each with their key.
+KEPT_BLOCKS = 4096
+
+
+def ledger_block(row) -> SafeString:
+    """:func:`award_block` of a ledger row read with its explanation as stored JSON text
+    (``masterpoints.public.ledger.LedgerRow``): built once per language, stored content, amount, source and
+    reason, and kept (:data:`KEPT_BLOCKS`, the least recently shown dropped first). Keyed by the content
+    itself, not a row's id, so a kept block is always the one its content gives."""
+    if row.scale_text is None:
+        return award_block(row)
+    return _kept_block(get_language(), row.scale_text, row.own_text, row.kind, row.units, row.source, row.reason)
+
+
+@functools.lru_cache(maxsize=KEPT_BLOCKS)
+def _kept_block(language, scale_text: str, own_text: str, kind: str, units: int, source: str, reason: str):
+    with override(language):
+        amount = format_units(units, KIND_DECIMALS[kind])
+        return explanation_block(loaded(scale_text, own_text), kind, amount, source=source, reason=reason)

@@ -85,6 +85,11 @@ def join(scale: Mapping, own: Mapping) -> dict:
     return {k: items[k] for k in own.get("keys", scale["keys"])}
 
 
+def loaded(scale_text: str, own_text: str) -> dict:
+    """:func:`join` of the two parts as their stored JSON text (a ledger read that decodes only what it shows)."""
+    return join(json.loads(scale_text), json.loads(own_text))
+
+
 def _insert_missing(model, rows: dict[str, dict]) -> dict[str, int]:
     """The primary keys of the rows with these digests, inserting those not stored yet (write-once: a stored
     digest is never written again; a racing insert of the same digest is ignored and read back)."""

@@ -7,9 +7,13 @@ The ledger, the engine, the JSON API and the CSV/XLSX exports keep the point as 
 
 from __future__ import annotations
 
+import datetime
+import functools
 import re
 
+from django.utils import dateformat
 from django.utils.formats import get_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from masterpoints.engine.common import format_units
@@ -20,8 +24,25 @@ _KIND_NAMES = {"black": _("black"), "red": _("red"), "master": _("master")}
 
 
 def decimal_separator() -> str:
-    """The active language's decimal separator (Django's locale formats)."""
-    return get_format("DECIMAL_SEPARATOR")
+    """The active language's decimal separator (Django's locale formats), looked up once per language: a
+    player's page writes about 90 amounts."""
+    return _separator(get_language())
+
+
+@functools.cache
+def _separator(language: str | None) -> str:
+    return get_format("DECIMAL_SEPARATOR", lang=language)
+
+
+def short_day(day: datetime.date) -> str:
+    """``day`` as the active language writes it in a table (``SHORT_DATE_FORMAT``, as ``date_format()``
+    writes it), each day written once per process and language: a ledger page shows up to 200 of them."""
+    return _short_day(get_language(), day)
+
+
+@functools.lru_cache(maxsize=8192)
+def _short_day(language: str | None, day: datetime.date) -> str:
+    return dateformat.format(day, get_format("SHORT_DATE_FORMAT", lang=language))
 
 
 def shown_units(units: int, decimals: int, separator: str | None = None) -> str:

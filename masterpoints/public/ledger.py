@@ -14,15 +14,17 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Sum, TextField
+from django.db.models.functions import Cast
 
 from federation.compiled import CompiledRead
 from federation.models import Player
 from federation.tables import SlicedRows
-from masterpoints.explanation_store import join
+from masterpoints.explanation_store import loaded
 from masterpoints.models import Award
 
-#: The columns a ledger row is read from, in :class:`LedgerRow`'s order (the explanation's two parts last).
+#: The columns a ledger row is read from, in :class:`LedgerRow`'s order. The explanation's two parts come last,
+#: as their stored JSON text: decoded only for a row whose words are not kept yet (``award_text.ledger_block``).
 _COLUMNS = (
     "pk",
     "awarded_on",
@@ -36,8 +38,8 @@ _COLUMNS = (
     "place_last",
     "reason",
     "reverses_id",
-    "explanation_ref__scale__data",
-    "explanation_ref__own",
+    Cast("explanation_ref__scale__data", TextField()),
+    Cast("explanation_ref__own", TextField()),
 )
 
 
@@ -55,7 +57,8 @@ _LEDGER_READ = CompiledRead(
 @dataclass(frozen=True, slots=True)
 class LedgerRow:
     """One award of the ledger with what its row shows: the tournament's name, the day of the award a
-    reversal cancels (``reverses_on``) and the explanation as the engine gave it (``explanation_data``)."""
+    reversal cancels (``reverses_on``) and the explanation as stored (``scale_text`` and ``own_text``, the JSON
+    of its two parts; ``None`` for an award without one), as the engine gave it in ``explanation_data``."""
 
     pk: int
     awarded_on: datetime.date
@@ -70,9 +73,15 @@ class LedgerRow:
     reason: str
     reverses_id: int | None
     reverses_on: datetime.date | None
-    explanation_data: dict
+    scale_text: str | None
+    own_text: str | None
 
     amount = Award.amount  # the units in the kind's decimals
+
+    @property
+    def explanation_data(self) -> dict:
+        """As ``Award.explanation_data``: the explanation as the engine gave it, ``{}`` when none."""
+        return loaded(self.scale_text, self.own_text) if self.scale_text is not None else {}
 
     def get_source_display(self) -> str:
         return str(Award.Source(self.source).label)
@@ -103,7 +112,7 @@ class PlayerLedger(SlicedRows):
                 row[6] or "",
                 *row[7:12],
                 days.get(row[11]),
-                join(row[12], row[13]) if row[12] is not None else {},
+                *row[12:],
             )
             for row in values
         ]

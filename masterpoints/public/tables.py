@@ -9,8 +9,7 @@ from urllib.parse import quote
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils import dateformat
-from django.utils.formats import date_format, get_format, number_format
+from django.utils.formats import number_format
 from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -18,12 +17,12 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import FALLBACK
 from federation.tables import BoundedPages, Column, DateColumn
-from masterpoints.award_text import award_block
+from masterpoints.award_text import ledger_block
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.ranglist import shown_hundredths
 from masterpoints.explanations import explained
 from masterpoints.models import Award, Standing
-from masterpoints.numbers import decimal_separator, kind_label, shown_units
+from masterpoints.numbers import decimal_separator, kind_label, short_day, shown_units
 from masterpoints.public.listed import ListedRow
 from masterpoints.public.titles import title_label
 
@@ -256,17 +255,12 @@ class AwardTable(BoundedPages, tables.Table):
         per cell cost most of a player's page (issue 16)."""
         super().before_render(request)
         page = getattr(self, "page", None)
-        short_date = get_format("SHORT_DATE_FORMAT")  # as date_format() reads it, once per page
-        days: dict = {}  # a day formatted once a page (a ledger's awards share days)
         html = []
         for row in page.object_list if page else self.rows:
             record = row.record
-            day = record.awarded_on
-            if day not in days:
-                days[day] = escape(dateformat.format(day, short_date))
             html.append(
                 f'<tr class="source-{escape(record.source)}">'
-                f"<td>{days[day]}</td>"
+                f"<td>{escape(short_day(record.awarded_on))}</td>"
                 f'<td>{self.render_what(record)}</td><td class="num">{escape(self.render_amount(record))}</td>'
                 f"<td>{self.render_why(record)}</td></tr>"
             )
@@ -300,8 +294,7 @@ class AwardTable(BoundedPages, tables.Table):
         if record.source != Award.Source.RESULT:
             note = ""
             if record.reverses_id:
-                day = date_format(record.reverses_on, "SHORT_DATE_FORMAT")
-                note = escape(_("cancels the award of %(day)s") % {"day": day})
+                note = escape(_("cancels the award of %(day)s") % {"day": short_day(record.reverses_on)})
             reason = f'<span class="reason">{escape(record.reason)}</span>' if record.reason else ""
             parts.append(
                 f'<div><span class="tag tag-{escape(record.source)}">{escape(record.get_source_display())}</span> '
@@ -310,7 +303,7 @@ class AwardTable(BoundedPages, tables.Table):
         return mark_safe("".join(parts))  # noqa: S308 - every part escaped above
 
     def render_why(self, record):
-        return award_block(record)
+        return ledger_block(record)
 
 
 def balances(info, row) -> list[tuple[str, str]]:

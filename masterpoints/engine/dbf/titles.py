@@ -106,25 +106,39 @@ class _Bar:
     alternative: int | Fraction | None
 
 
-#: Bars by the rung's identity (the rung is kept with its bar, so an id is never another rung's): hashing a
-#: rung hashes its fractions, which cost more than the judgement (a player's page judges about 200 balances).
-_bars: dict[int, tuple[TitleRung, _Bar]] = {}
+#: What is worked out once per rung (its bar) and per rule set (its rungs' totals), by the object's identity
+#: (kept with the object, so an id is never another's): hashing a rung hashes its fractions, which cost more
+#: than the judgement (a player's page judges about 200 balances).
+_kept: dict[int, tuple[object, object]] = {}
 
 
-def _bar(rung: TitleRung) -> _Bar:
-    found = _bars.get(id(rung))
-    if found is not None and found[0] is rung:
+def _by_identity(source, build):
+    found = _kept.get(id(source))
+    if found is not None and found[0] is source:
         return found[1]
+    value = build(source)
+    if len(_kept) >= 256:  # rule sets read again (a ladder book per process and 5 minutes) leave old rungs
+        _kept.clear()
+    _kept[id(source)] = (source, value)
+    return value
+
+
+def _measured(rung: TitleRung) -> _Bar:
     alternative = rung.alternative_total
-    bar = _Bar(
+    return _Bar(
         _hundredths(rung.total),
         _hundredths(rung.minimum),
         None if alternative is None else _hundredths(alternative),
     )
-    if len(_bars) >= 256:  # rule sets read again (a ladder book per process and 5 minutes) leave old rungs
-        _bars.clear()
-    _bars[id(rung)] = (rung, bar)
-    return bar
+
+
+def _bar(rung: TitleRung) -> _Bar:
+    return _by_identity(rung, _measured)
+
+
+def _totals(rules: DbfRuleSet) -> tuple[int | Fraction, ...]:
+    """Each rung's total T in hundredths of MP, in the ladder's order."""
+    return _by_identity(rules, lambda ruleset: tuple(_bar(rung).total for rung in ruleset.titles))
 
 
 def _sg_holds(balance: Balance, minimum, total, rules: DbfRuleSet) -> bool:
@@ -197,8 +211,14 @@ def title_rank(balance: Balance, rules: DbfRuleSet = DBF_2023) -> int:
 
 
 def _reaches(balance: Balance, target_rank: int, rules: DbfRuleSet) -> bool:
-    """``title_rank(balance) >= target_rank``, without judging the rungs below the target."""
-    return any(holds(rung, balance, rules) for rung in rules.titles[target_rank - 1 :])
+    """``title_rank(balance) >= target_rank``, without judging the rungs below the target, nor those whose
+    total T the balance does not reach (none of them holds where the revaluation never adds MP, see
+    :func:`_fewest_missing`; a search for what is missing judges about thirty balances a kind)."""
+    above = rules.titles[target_rank - 1 :]
+    if rules.bp_per_sp >= 10 and rules.sp_per_gp >= 10:
+        total = balance.total_units
+        above = [rung for rung, bar in zip(above, _totals(rules)[target_rank - 1 :], strict=True) if bar <= total]
+    return any(holds(rung, balance, rules) for rung in above)
 
 
 def _fewest_missing(balance: Balance, target_rank: int, rules: DbfRuleSet) -> int:

@@ -8,10 +8,14 @@ import datetime
 import pytest
 from django.urls import reverse
 from django.utils import translation
+from django.utils.formats import date_format, get_format
 
 from federation.models import Player
-from masterpoints.award_text import award_sentences, explanation_block
+from masterpoints import award_text
+from masterpoints.award_text import award_block, award_sentences, explanation_block, ledger_block
 from masterpoints.models import Award
+from masterpoints.numbers import decimal_separator, short_day
+from masterpoints.public.ledger import PlayerLedger
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import make_player, pairs_from_numbers, usebio_pairs
 
@@ -326,3 +330,42 @@ def test_the_four_pages_show_the_same_sentence_for_the_same_award_issue_18(clien
         assert f'<p class="why-sentence">{sentence}</p>' in page
         assert '<details class="why"><summary>details</summary><p>Rules: § 406B1' in page
     assert f'<p class="why-sentence">{DBF_HEAD}</p>' in calculator_page  # a scale, no award: no place
+
+
+def test_a_ledger_row_reads_its_explanation_as_the_award_stores_it_issue_16(confirmed):
+    # The ledger reads the explanation's two parts as their stored JSON text and decodes them when asked.
+    paid = Player.objects.filter(number__in=NUMBERS, awards__isnull=False).distinct()
+    assert paid.count() == 8  # 12 pairs, places 1 to 4 paid (the scale's p_max)
+    for player in paid:
+        rows = PlayerLedger(player)[0:25]
+        awards = {award.pk: award for award in Award.objects.filter(player=player).with_explanations()}
+        assert rows and {row.pk: row.explanation_data for row in rows} == {
+            pk: award.explanation_data for pk, award in awards.items()
+        }
+        assert all(ledger_block(row) == award_block(awards[row.pk]) for row in rows)
+
+
+def test_a_ledger_row_s_words_are_built_once_per_language_and_stored_content_issue_16(confirmed, monkeypatch):
+    # A pair's two players share one stored explanation (the same place, masterpoints.explanation_store):
+    # the words of the second are the kept words of the first, and another language builds its own.
+    built = []
+    monkeypatch.setattr(award_text, "explanation_block", lambda *args, **kwargs: built.append(args) or "words")
+    award_text._kept_block.cache_clear()
+    first, partner = (PlayerLedger(Player.objects.get(number=number))[0:1][0] for number in NUMBERS[:2])
+    assert (first.scale_text, first.own_text, first.units) == (partner.scale_text, partner.own_text, partner.units)
+    with translation.override("en"):
+        assert ledger_block(first) == ledger_block(partner) == "words"
+    with translation.override("da"):
+        ledger_block(partner)
+    assert len(built) == 2
+    award_text._kept_block.cache_clear()
+
+
+def test_days_and_decimal_separators_are_the_reader_s_locale_whichever_language_came_first_issue_18():
+    day = datetime.date(2025, 3, 4)
+    for language in ("en", "da", "hr", "en"):
+        with translation.override(language):
+            assert short_day(day) == date_format(day, "SHORT_DATE_FORMAT")
+            assert decimal_separator() == get_format("DECIMAL_SEPARATOR")
+    with translation.override("da"):
+        assert (short_day(day), decimal_separator()) == ("04.03.2025", ",")
