@@ -113,6 +113,9 @@ def test_the_demo_story_runs_with_the_demo_logins_only(page, demo):
     page.goto(f"/corrections/{correction.pk}/")
     assert "granted" in page.locator(".facts").inner_text()
     assert page.locator("tr.ledger-entry").count() == 1
-    # The player's own points page lists the commission's entry beside the award it adjusts.
+    # The player's own points page lists the commission's entry, dated on the tournament's day beside the
+    # award it adjusts. The demo's own office corrections (one a day back from the seeding) may be newer
+    # for this player, so the entry is found by its reason, not as the first correction row.
     page.goto(f"/players/{player.federation.code}/{player.number}/")
-    assert "The scorer's slip" in page.locator("tr.source-correction").first.inner_text()
+    granted = page.locator("tr.source-correction", has_text="The scorer's slip")
+    assert granted.count() == 1
