@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.functional import cached_property
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import FALLBACK
@@ -312,6 +312,31 @@ def balances(info, row) -> list[tuple[str, str]]:
     for kind in info.kinds:
         out.append((kind, format_units(getattr(row, kind.lower(), 0) if row else 0, KIND_DECIMALS[kind])))
     return out
+
+
+def season_table(info, rows, current: int) -> SafeString:
+    """A player's season rows (``SeasonStanding``, newest first; § 451C, HBS calendar years) as the head and
+    body of their table: a column per kind (DBf's MP total first, § 402), each amount in its kind's decimals
+    and the reader's writing, the current season's row marked. Built in Python, every text escaped here:
+    ten seasons of four figures were about 50 template variables, a tenth of the page's CPU (issue 16).
+    Nothing for a player without season rows."""
+    if not rows:
+        return mark_safe("")
+    kinds = [("MP", "mp", 2)] if info.has_mp_total else []
+    kinds += [(kind, kind.lower(), KIND_DECIMALS[kind]) for kind in info.kinds]
+    separator = decimal_separator()
+    head = "".join(f'<th scope="col" class="num">{escape(kind_label(kind))}</th>' for kind, _field, _d in kinds)
+    body = []
+    for row in rows:
+        cells = "".join(
+            f'<td class="num">{shown_units(getattr(row, field), decimals, separator)}</td>'
+            for _kind, field, decimals in kinds
+        )
+        marked = ' class="current"' if row.season == current else ""
+        body.append(f'<tr{marked}><th scope="row">{escape(str(info.season_label(row.season)))}</th>{cells}</tr>')
+    return mark_safe(  # noqa: S308 - every text escaped above, the amounts are digits and a separator
+        f'<thead><tr><th scope="col">{escape(str(_("Season")))}</th>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
+    )
 
 
 # --- a tournament's page ------------------------------------------------------------------------------------

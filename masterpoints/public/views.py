@@ -49,6 +49,7 @@ from masterpoints.public.tables import (
     StandingTable,
     balances,
     ranking_figure,
+    season_table,
     shown_name,
     tournament_rows,
 )
@@ -338,8 +339,7 @@ def player_page(request, code: str, number: str):
         "status": title_status(player, standing, book=book),
         "ranks": selectors.player_ranks(player, standing, club, version=version),
         "club": club,
-        "seasons": [(info.season_label(row.season), balances(info, row)) for row in selectors.player_seasons(player)],
-        "current_season": info.season_label(season),
+        "seasons": season_table(info, selectors.player_seasons(player), season),
         "achievements": achievements,
         "chart": points_chart(over_time.series, info, [(row.reached_on, row.title) for row in achievements]),
         "awards": awards,

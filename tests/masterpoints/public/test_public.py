@@ -15,6 +15,7 @@ from clubs.models import Club
 from federation.models import AuditEvent, Player
 from federation.schemes import scheme_of
 from masterpoints.models import Award
+from masterpoints.public import selectors
 from masterpoints.standings.services import standings_refresh_players
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import make_player, pairs_from_numbers, post_award, usebio_pairs
@@ -185,6 +186,34 @@ def test_hbs_point_kinds_are_named_in_the_readers_language(client, league):
 
 
 # --- a player's page -------------------------------------------------------------------------------------
+
+
+def test_a_player_page_lists_each_season_newest_first_in_the_kinds_decimals_451c(client, world):
+    """§ 451C: DBf's season starts on 16 May, so 4 March 2025 is in 2024/25; the table shows the MP total
+    first (§ 402), then BP, SP and GP in their decimals and the reader's writing, the current season marked;
+    HBS' seasons are calendar years, without an MP total."""
+    today = selectors.today()
+    p = add_player(world, "611", club=world.club_a)
+    post(p, "BP", 150)  # 1.5 MP in 2024/25
+    post(p, "SP", 25, day=today)  # 0.25 MP, this season
+    current = world.dbf.scheme_info.season_of(today)
+    client.cookies["django_language"] = "da"
+    body = client.get(reverse("public:player", args=["dbf", "611"])).content.decode()
+    table = body.split('<table class="table seasons">', 1)[1].split("</table>", 1)[0]
+    head = table.split("<tbody>")[0]
+    assert [cell.split("<")[0] for cell in head.split('class="num">')[1:]] == ["MP", "BP", "SP", "GP"]
+    assert table.split("<tbody>")[1].split("</tr>")[:2] == [
+        f'<tr class="current"><th scope="row">{current}/{(current + 1) % 100:02d}</th><td class="num">0,25</td>'
+        '<td class="num">0</td><td class="num">2,5</td><td class="num">0,00</td>',
+        '<tr><th scope="row">2024/25</th><td class="num">1,50</td><td class="num">150</td>'
+        '<td class="num">0,0</td><td class="num">0,00</td>',
+    ]
+    hbs = add_player(world, "7611", fed=world.hbs)
+    post(hbs, "red", 4, day=today)
+    client.cookies["django_language"] = "hr"
+    body = client.get(reverse("public:player", args=["hbs", "7611"])).content.decode()
+    assert f'<tr class="current"><th scope="row">{today.year}</th><td class="num">0</td><td class="num">4</td>' in body
+    assert '<th scope="col" class="num">crni</th><th scope="col" class="num">crveni</th>' in body
 
 
 @pytest.fixture
@@ -364,6 +393,7 @@ def test_clubs_of_another_federation_are_not_offered(client, league):
 def test_a_player_without_points_has_a_page_too(client, world):
     body = client.get(reverse("public:player", args=["dbf", world.player.number])).content.decode()
     assert "No points yet." in body
+    assert 'id="seasons-heading"' not in body
     assert "Next: <strong>Klubmester</strong>" in body
 
 
