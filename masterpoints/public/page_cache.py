@@ -13,9 +13,10 @@ read in one round trip), and served as bytes while that version stands:
 - ``Cache-Control: public, max-age=0, s-maxage=PUBLIC_PROXY_SECONDS, must-revalidate``: a reverse proxy or
   CDN may serve the page for that many seconds (it varies by ``Accept-Language`` and ``Cookie``, which
   choose the language), a browser asks again each time and is answered by the ETag;
-- the page is also kept gzip-compressed (compressed once, when it is kept, and kept apart, so that a hit
-  fetches only what it sends) and sent so to a reader whose ``Accept-Encoding`` names gzip, as every
-  browser's does: the rankings' 54 KB travel as about 8 KB to a phone. The compressed page has its own
+- a reader whose ``Accept-Encoding`` names gzip, as every browser's does, is sent the page gzip-compressed
+  (compressed once, when it is kept): the rankings' 54 KB travel as about 8 KB to a phone. Each form is kept
+  apart, and only once a reader asked for it (a browser's page is kept compressed only, a fifth of the
+  bytes to write and fetch), so that a hit fetches only what it sends. The compressed page has its own
   ETag and the response varies by ``Accept-Encoding``. A kept page holds no secret of anyone (no session,
   no CSRF token), so compression reveals nothing (BREACH).
 
@@ -123,7 +124,7 @@ def _accepts_gzip(request: HttpRequest) -> bool:
 @dataclass(frozen=True)
 class KeptPage:
     """One representation of a page as kept: the version it was rendered under, its bytes (gzip-compressed
-    when ``gzipped``), type and ETag. A page is kept twice, as it is and for readers who accept gzip, so
+    when ``gzipped``), type and ETag. A page is kept apart as it is and for readers who accept gzip, so
     that a reader's hit fetches only the bytes it is sent."""
 
     version: str
@@ -133,15 +134,17 @@ class KeptPage:
     gzipped: bool = False
 
     @classmethod
-    def both(cls, version: str, response: HttpResponse) -> tuple[KeptPage, KeptPage]:
-        """The page as it is, and for readers who accept gzip: compressed, with its own ETag, unless too
-        short to gain from it (then the same page)."""
+    def of(cls, version: str, response: HttpResponse, *, gzip: bool) -> KeptPage:
+        """The page as it is or, with ``gzip``, for readers who accept it: compressed, with its own ETag
+        (the plain page's, marked), unless too short to gain from it (then as it is)."""
         content = response.content
         plain = cls(version, content, response["Content-Type"], _etag(content))
-        packed = compress_string(content) if len(content) >= COMPRESS_FROM_BYTES else content
+        if not gzip or len(content) < COMPRESS_FROM_BYTES:
+            return plain
+        packed = compress_string(content)
         if len(packed) >= len(content):
-            return plain, plain
-        return plain, cls(version, packed, plain.content_type, f'{plain.etag[:-1]}-gzip"', gzipped=True)
+            return plain
+        return cls(version, packed, plain.content_type, f'{plain.etag[:-1]}-gzip"', gzipped=True)
 
     def answer(self, request: HttpRequest) -> HttpResponse:
         """The page for ``request``, or 304 when the reader holds it."""
@@ -190,8 +193,9 @@ def anonymous_page_cache(federation_of: Callable[..., str | None], parameters: I
             handle = federation_of(request, *args, **kwargs) if keep else None
             if handle is None:
                 return _private(view(request, *args, **kwargs))
+            gzip = _accepts_gzip(request)
             slot = _slot(request, handle)
-            wanted = f"{slot}:gzip" if _accepts_gzip(request) else slot
+            wanted = f"{slot}:gzip" if gzip else slot
             found = cache.get_many([version_key(handle), wanted])  # one round trip for a kept page
             version = found.get(version_key(handle)) or version_read(handle)
             if version is None:  # no such federation: the view says so
@@ -205,10 +209,10 @@ def anonymous_page_cache(federation_of: Callable[..., str | None], parameters: I
                 response = response.render()
             if not _keepable(request, response):
                 return _private(response)
-            plain, packed = KeptPage.both(version, response)
-            cache.set_many({slot: plain, f"{slot}:gzip": packed}, PAGE_CACHE_SECONDS)
+            kept = KeptPage.of(version, response, gzip=gzip)
+            cache.set(wanted, kept, PAGE_CACHE_SECONDS)
             # A reader who holds it (rendered again, and the same) gets a 304.
-            return (packed if wanted != slot else plain).answer(request)
+            return kept.answer(request)
 
         return wrapped
 

@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from masterpoints.public import page_cache
 from masterpoints.public.page_cache import KeptPage
 from masterpoints.standings.services import standings_refresh_players
 from tests.factories import make_player, post_award
@@ -240,8 +241,33 @@ def test_a_page_rendered_for_one_reader_is_never_compressed_by_the_page_cache(cl
 
 
 def test_a_page_too_short_to_gain_from_gzip_is_kept_as_it_is_for_every_reader():
-    plain, packed = KeptPage.both("1/1", HttpResponse(b"<p>ok</p>", content_type="text/html"))
-    assert packed is plain and not plain.gzipped
+    short = HttpResponse(b"<p>ok</p>", content_type="text/html")
+    assert KeptPage.of("1/1", short, gzip=True) == KeptPage.of("1/1", short, gzip=False)
+    assert not KeptPage.of("1/1", short, gzip=True).gzipped
     long = HttpResponse(b"<tr><td>row</td></tr>" * 100, content_type="text/html")
-    plain, packed = KeptPage.both("1/1", long)
+    plain, packed = KeptPage.of("1/1", long, gzip=False), KeptPage.of("1/1", long, gzip=True)
     assert packed.gzipped and gzip.decompress(packed.body) == plain.body and packed.etag != plain.etag
+
+
+def test_a_browsers_page_is_kept_compressed_only_until_a_reader_asks_for_it_as_it_is(client, world, monkeypatch):
+    """Each form of a kept page is written once a reader asked for it: a browser's visit writes the
+    compressed page alone (a fifth of the bytes), a reader without gzip then gets the page rendered and kept
+    as it is, its ETag the one the compressed page's was marked from."""
+    written: list[KeptPage] = []
+    keep = page_cache.cache.set
+    monkeypatch.setattr(
+        page_cache.cache,
+        "set",
+        lambda key, value, timeout: (
+            (isinstance(value, KeptPage) and written.append(value)) or keep(key, value, timeout)
+        ),
+    )
+    paid(world.player, 300)
+    address = rankings(world)
+    packed = client.get(address, HTTP_ACCEPT_ENCODING="gzip")
+    assert packed["Content-Encoding"] == "gzip" and [page.gzipped for page in written] == [True]
+    assert client.get(address, HTTP_ACCEPT_ENCODING="gzip").status_code == 200 and len(written) == 1
+    plain = client.get(address)
+    assert "Content-Encoding" not in plain and gzip.decompress(packed.content) == plain.content
+    assert packed["ETag"] == f'{plain["ETag"][:-1]}-gzip"'
+    assert [page.gzipped for page in written] == [True, False]
