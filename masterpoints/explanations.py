@@ -69,17 +69,38 @@ def _value(name: str, value: str, reason) -> str:
     return translated(value)
 
 
+#: Input lines kept as HTML per process (``symbol = value – meaning`` of one scheme and language): the same
+#: few hundred symbols and values recur on every page (``n = 24``, ``Q = 0.4``). About 0.3 KB each.
+KEPT_ITEMS = 8192
+
+
 def explanation_html(explanation, kind_or_scheme: str) -> SafeString:
     """:func:`explained` as HTML: the rule ids, then each input as ``symbol = value – meaning``, amounts
     with the reader's decimal separator. Built in Python (a player's page shows a hundred of them); every
-    text is escaped here."""
-    why = explained(explanation, kind_or_scheme)
+    text is escaped here. Each line but the explanation's own ``reason`` is kept (:data:`KEPT_ITEMS`): a line
+    is a function of the scheme, the language, the symbol and its value alone."""
+    if isinstance(explanation, Mapping):
+        rules, inputs = explanation.get("rules") or (), explanation.get("inputs") or {}
+        reason = as_reason(explanation.get("reason"))
+    else:
+        rules, inputs, reason = explanation.rules, explanation.inputs, explanation.reason
+    scheme, language = scheme_for(kind_or_scheme).code, get_language()
     items = "".join(
-        f"<li><code>{escape(item.name)}</code> = {escape(shown_amount(item.value))}"
-        + (f" <small>– {escape(item.meaning)}</small>" if item.meaning else "")
-        + "</li>"
-        for item in why.inputs
+        _item_html(Input(name, reason_text(reason), _meanings(scheme, language).get(name, "")))
+        if name == "reason" and reason is not None and str(value) == reason.text
+        else _kept_item(scheme, language, name, str(value))
+        for name, value in (inputs.items() if isinstance(inputs, Mapping) else inputs)
     )
-    rules = escape(", ".join(why.rules))
     label = escape(gettext("Rules"))  # outside the f-string, where makemessages finds it
-    return mark_safe(f'<p>{label}: {rules}</p><ul class="inputs">{items}</ul>')  # noqa: S308
+    return mark_safe(f'<p>{label}: {escape(", ".join(rules))}</p><ul class="inputs">{items}</ul>')  # noqa: S308
+
+
+def _item_html(item: Input) -> str:
+    meaning = f" <small>– {escape(item.meaning)}</small>" if item.meaning else ""
+    return f"<li><code>{escape(item.name)}</code> = {escape(shown_amount(item.value))}{meaning}</li>"
+
+
+@functools.lru_cache(maxsize=KEPT_ITEMS)
+def _kept_item(scheme: str, language: str | None, name: str, value: str) -> str:
+    """One input line in ``language``, the active one when it is called (the key holds it)."""
+    return _item_html(Input(name, translated(value), _meanings(scheme, language).get(name, "")))
