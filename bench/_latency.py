@@ -127,11 +127,40 @@ class Figures:
     requests: int
     errors: int
 
+    @classmethod
+    def mean(cls, *runs: Figures) -> Figures:
+        """The runs' mean figures (their requests and errors added up)."""
+        return cls(
+            statistics.fmean(run.p50_ms for run in runs),
+            statistics.fmean(run.p95_ms for run in runs),
+            statistics.fmean(run.rps for run in runs),
+            sum(run.requests for run in runs),
+            sum(run.errors for run in runs),
+        )
+
     def line(self, label: str) -> str:
         return (
             f"  {label:28} p50 {self.p50_ms:6.1f} ms   p95 {self.p95_ms:6.1f} ms   {self.rps:7.1f} req/s   "
             f"{self.requests} requests, {self.errors} errors"
         )
+
+
+class Steal:
+    """The share of the machine's CPU time that went to other machines (the ``steal`` column of
+    ``/proc/stat``) since this was made."""
+
+    def __init__(self):
+        self.start = self._ticks()
+
+    @staticmethod
+    def _ticks() -> tuple[int, int]:
+        with open("/proc/stat") as source:
+            fields = [int(value) for value in source.readline().split()[1:]]
+        return fields[7], sum(fields[:8])
+
+    def percent(self) -> float:
+        (steal, total), (steal0, total0) = self._ticks(), self.start
+        return 100 * (steal - steal0) / max(1, total - total0)
 
 
 def p95(values: list[float]) -> float:

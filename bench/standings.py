@@ -19,11 +19,16 @@ One run prints each figure on its own line as ``name=value`` (human-readable lin
   and verifies the standings and the ranking list again; ``rebuild_empty_s``: the rebuild into empty
   standings tables (nothing proven);
 - ``incremental_ms``: the standings update after one 40-pair tournament (median of 7);
-- gunicorn (``--workers``, Redis cache), ``--clients`` threads: ``trivial_p95_ms`` (a view answering "ok");
+- gunicorn (``--workers``, Redis cache), ``--clients`` threads, each page scenario between two runs of a
+  trivial view answering "ok" (their mean is the scenario's baseline: a shared machine's speed drifts by a
+  third within minutes as other machines take its cores, ``steal_pct``, so each ratio compares figures of
+  the same minute): ``trivial_p95_ms`` (the rankings' baseline);
   ``rankings_p50_ms``, ``rankings_p95_ms`` (filters, repeat URLs: cached); ``rankings_vs_trivial`` and
   ``rankings_uncached_vs_trivial`` (every query string distinct): throughput as a fraction of the trivial
   view's (0.5 = half); ``rankings_p95_vs_trivial``: p95 over the trivial p95; ``player_p95_ms``,
-  ``player_vs_trivial`` (the same few players) and ``player_uncached_vs_trivial`` (many distinct players).
+  ``player_vs_trivial`` (the same few players) and ``player_uncached_vs_trivial`` (many distinct players);
+  ``steal_pct``: the share of the cores' time the hypervisor gave other machines during the scenarios
+  (``/proc/stat``), to judge how far a run's figures can be trusted.
   The clients accept gzip, as browsers do; ``rankings_identity_vs_trivial`` (no target) is the cached
   rankings for clients that do not. The servers are warmed once the standings have settled (:func:`settle`);
 - ``confirm_to_page_p95_ms``: an upload confirmed through the upload service until its new balance shows
@@ -44,7 +49,7 @@ import os
 import statistics
 import time
 
-from _latency import Figures, background_load, balances, celery_worker, fetch, gunicorn, load, p95
+from _latency import Figures, Steal, background_load, balances, celery_worker, fetch, gunicorn, load, p95
 
 BASELINE = "SELECT player_id, kind, SUM(units) FROM {table} GROUP BY player_id, kind"
 
@@ -321,7 +326,6 @@ def latency_figures(args) -> None:
         load(port, [*rankings, *players[:5], "/bench/trivial"], 300, args.clients, 60)  # warm workers and caches
         print(f"\ngunicorn {args.workers} workers, {args.clients} clients, cache {args.cache_url or 'per worker'}:")
         scenarios = {
-            "trivial": (["/bench/trivial"], False, True),
             "rankings": (rankings, False, True),
             "rankings_identity": (rankings, False, False),
             "rankings_uncached": (rankings, True, True),
@@ -329,20 +333,27 @@ def latency_figures(args) -> None:
             "player_uncached": (players, False, True),
         }
         figures: dict[str, Figures] = {}
+        trivial: dict[str, Figures] = {}  # each scenario's trivial view, measured right before and after it
+        stolen = Steal()
         for name, (paths, unique, gzip) in scenarios.items():
+            before = load(port, ["/bench/trivial"], args.requests, args.clients, args.seconds)
             figures[name] = load(port, paths, args.requests, args.clients, args.seconds, unique=unique, gzip=gzip)
+            after = load(port, ["/bench/trivial"], args.requests, args.clients, args.seconds)
+            trivial[name] = Figures.mean(before, after)
+            print(trivial[name].line(f"trivial (by {name})"))
             print(figures[name].line(name))
-        trivial = figures["trivial"]
-        emit("trivial_p95_ms", trivial.p95_ms, 1)
+        print(f"steal: {stolen.percent():.1f} % of the cores' time went to other machines during these scenarios")
+        emit("steal_pct", stolen.percent(), 1)
+        emit("trivial_p95_ms", trivial["rankings"].p95_ms, 1)
         emit("rankings_p50_ms", figures["rankings"].p50_ms, 1)
         emit("rankings_p95_ms", figures["rankings"].p95_ms, 1)
-        emit("rankings_vs_trivial", figures["rankings"].rps / trivial.rps)
-        emit("rankings_uncached_vs_trivial", figures["rankings_uncached"].rps / trivial.rps)
-        emit("rankings_p95_vs_trivial", figures["rankings"].p95_ms / trivial.p95_ms)
-        emit("rankings_identity_vs_trivial", figures["rankings_identity"].rps / trivial.rps)
+        for name in ("rankings", "rankings_uncached"):
+            emit(f"{name}_vs_trivial", figures[name].rps / trivial[name].rps)
+        emit("rankings_p95_vs_trivial", figures["rankings"].p95_ms / trivial["rankings"].p95_ms)
+        emit("rankings_identity_vs_trivial", figures["rankings_identity"].rps / trivial["rankings_identity"].rps)
         emit("player_p95_ms", figures["player"].p95_ms, 1)
-        emit("player_vs_trivial", figures["player"].rps / trivial.rps)
-        emit("player_uncached_vs_trivial", figures["player_uncached"].rps / trivial.rps)
+        for name in ("player", "player_uncached"):
+            emit(f"{name}_vs_trivial", figures[name].rps / trivial[name].rps)
         with celery_worker(broker_url=args.broker_url, cache_url=args.cache_url):
             # A reused database holds the confirms of earlier runs: the same tournament again would change no
             # balance, so each run confirms new ones, on days before theirs.
