@@ -140,7 +140,7 @@ class Figures:
 
     def line(self, label: str) -> str:
         return (
-            f"  {label:28} p50 {self.p50_ms:6.1f} ms   p95 {self.p95_ms:6.1f} ms   {self.rps:7.1f} req/s   "
+            f"  {label:34} p50 {self.p50_ms:6.1f} ms   p95 {self.p95_ms:6.1f} ms   {self.rps:7.1f} req/s   "
             f"{self.requests} requests, {self.errors} errors"
         )
 
