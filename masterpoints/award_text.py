@@ -20,7 +20,7 @@ from fractions import Fraction
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy, ngettext, override
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 from federation.schemes import scheme_for
@@ -54,14 +54,19 @@ _VULGAR = {Fraction(1, 2): "½", Fraction(2, 3): "⅔", Fraction(1, 3): "⅓", F
 
 def number(text) -> str:
     """A stored number as the reader writes it: ``2/3`` and ``0.666667`` (Q to six places) as ``⅔``, other
-    decimals without trailing zeros (``9.2000`` → ``9.2``) and with the reader's separator."""
-    value = str(text)
+    decimals without trailing zeros (``9.2000`` → ``9.2``) and with the reader's separator. Each written
+    once per process and separator: an explanation writes up to a dozen, the same few values on every page."""
+    return _number(str(text), decimal_separator())
+
+
+@functools.lru_cache(maxsize=4096)
+def _number(value: str, separator: str) -> str:
     exact = _fraction(value)
     if exact is not None:
         for vulgar, sign in _VULGAR.items():
             if exact == vulgar or ("." in value and abs(exact - vulgar) < Fraction(1, 10**6)):
                 return sign
-    return _trimmed(value).replace(".", decimal_separator())
+    return _trimmed(value).replace(".", separator)
 
 
 def _trimmed(value: str) -> str:
@@ -414,6 +419,6 @@ def ledger_block(row) -> SafeString:
 
 @functools.lru_cache(maxsize=KEPT_BLOCKS)
 def _kept_block(language, scale_text: str, own_text: str, kind: str, units: int, source: str, reason: str):
-    with override(language):
-        amount = format_units(units, KIND_DECIMALS[kind])
-        return explanation_block(loaded(scale_text, own_text), kind, amount, source=source, reason=reason)
+    """Built in the active language, which ``language`` (a part of the key only) is."""
+    amount = format_units(units, KIND_DECIMALS[kind])
+    return explanation_block(loaded(scale_text, own_text), kind, amount, source=source, reason=reason)
