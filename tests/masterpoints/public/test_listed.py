@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from clubs.models import Club, ClubMembership
 from masterpoints.public import ranks, selectors
 from masterpoints.standings.services import standings_refresh_players
-from tests.factories import make_player, post_award
+from tests.factories import DAY, make_player, post_award
 
 LAST_NAMES = ("Jensen", "Holm", "Dahl", "Nielsen", "Bach")
 
@@ -171,3 +171,31 @@ def test_a_page_from_the_index_reads_no_standing_and_hides_a_name_at_once(listed
     page = client.get(base + "&per_page=25&page=2").content.decode()
     assert f'/players/dbf/{number}/">{number}<' in page
     assert name not in page
+
+
+def test_a_list_ranked_in_the_database_is_counted_once_a_standings_version(listed_world, client, personas):
+    """A season's list (§ 451C) is ranked in the database: its length is counted for its first page, then
+    read back for its other pages, orders and languages under the same standings version; an award raises
+    the version and the list is counted again, with the new player in it. Who may find hidden names (HBS
+    rule 4) has counts of their own."""
+    world = listed_world
+    season = world.dbf.scheme_info.season_of(DAY)
+    base = f"/rankings/?federation={world.dbf.pk}&season={season}"
+
+    def counted(url: str) -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200, url
+        counts = sum(1 for query in queries.captured_queries if "COUNT(" in query["sql"].upper())
+        return response.context["table"].paginator.count, counts
+
+    assert counted(base) == (60, 1)
+    assert counted(f"{base}&page=2&per_page=25") == (60, 0)
+    assert counted(f"{base}&sort=name") == (60, 0)
+    assert counted(f"{base}&kind=SP") == (60, 1)  # another filter value, another count
+    newcomer = make_player(world.dbf, "399", first="Ny", last="Spiller")
+    post_award(newcomer, "BP", 50)
+    standings_refresh_players(federation=world.dbf, player_ids=[newcomer.pk])
+    assert counted(f"{base}&page=2&per_page=25") == (61, 1)
+    client.force_login(personas.secretariat)
+    assert counted(f"{base}&page=2&per_page=25")[1] == 1
