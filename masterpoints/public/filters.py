@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from html import escape
 
 import django_filters
 from django import forms
 from django.forms.utils import flatatt
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django_filters.fields import ChoiceField
 
@@ -22,6 +24,10 @@ from masterpoints.public.listed import ListedRows, listed
 from masterpoints.public.ranks import kept
 
 OFFICIAL_CHOICES = (("yes", _("official list only")), ("no", _("everyone with points")))
+#: The filter forms kept rendered with one federation's choices (:meth:`FederationListFilter.rendered`); each
+#: holds the club and region lists, about 45 KB for a thousand clubs, so a process keeps at most about 3 MB
+#: a federation.
+KEPT_FORMS = 64
 
 
 class FastSelect(forms.Select):
@@ -100,9 +106,10 @@ def _choice(label, empty_label, method):
     return ChoiceFilter(choices=(), label=label, empty_label=empty_label, method=method, widget=FastSelect)
 
 
-def _choices(federation: Federation) -> dict[str, list]:
+def _choices(federation: Federation) -> dict:
     """The regions, clubs, titles and seasons to choose from: they change seldom, so each process keeps them
-    (``ranks.kept``) for the day, at most ``RANK_INDEX_SECONDS``."""
+    (``ranks.kept``) for the day, at most ``RANK_INDEX_SECONDS``. ``forms``: the forms rendered with these
+    choices (:meth:`FederationListFilter.rendered`), forgotten with them."""
 
     def read() -> dict[str, list]:
         regions = Region.objects.filter(federation=federation).order_by("name").values_list("pk", "name")
@@ -112,6 +119,7 @@ def _choices(federation: Federation) -> dict[str, list]:
             "club": options_html(clubs),
             "rung": selectors.title_choices(federation),
             "season": selectors.season_choices(federation),
+            "forms": {},
         }
 
     return kept(("rankings-choices", federation.pk), read, stamp=str(selectors.today()))
@@ -130,19 +138,45 @@ class FederationListFilter(django_filters.FilterSet):
     # choices (a choice field deep-copies its choices with every form); the methods ignore what is no id.
     region = CharFilter(label=_("Region"), method="filter_region", widget=FastSelect)
     club = CharFilter(label=_("Club"), method="filter_club", widget=FastSelect)
+    #: The chosen federation's kept choices (:func:`_choices`); ``None``: no federation to choose.
+    choices: dict | None = None
 
-    def offer(self, federation: Federation | None, federations) -> dict[str, list] | None:
+    def offer(self, federation: Federation | None, federations) -> dict | None:
         """Choose ``federation`` among ``federations`` and offer its regions and clubs; its cached choices
         (:func:`_choices`), or ``None`` when there is no federation to choose."""
         self.federation = federation
         self.filters["federation"].extra["choices"] = [(f.pk, f.name) for f in federations]
         if federation is None:
             return None
-        choices = _choices(federation)
+        choices = self.choices = _choices(federation)
         for name, everything in (("region", _("all regions")), ("club", _("all clubs"))):
             options = options_html([("", str(everything))]) + choices[name]
             self.filters[name].extra["widget"] = FastSelect(options_html=options)
         return choices
+
+    def rendered(self, render: Callable[[], str], *extra) -> str:
+        """What ``render()`` makes of this filter set's form (the fields as the page shows them, and the line
+        of the filters applied), rendered once for each language, value of each field as asked (a bound
+        field shows the value asked, and marks an error, which the same value and choices make again) and
+        ``extra`` (what else ``render`` reads), and kept with the choices it was rendered from, the newest
+        :data:`KEPT_FORMS` (the rankings' form with a thousand clubs cost 0.76 ms of each page not kept: issue 16).
+        Without a federation to choose, rendered each time."""
+        if self.choices is None:
+            return render()
+        data = self.form.data
+        asked = tuple(
+            (name, tuple(data.getlist(name)) if hasattr(data, "getlist") else (str(data.get(name, "")),))
+            for name in self.form.fields
+        )
+        key = (type(self), get_language(), tuple(self.filters["federation"].extra["choices"]), asked, *extra)
+        forms = self.choices["forms"]
+        found = forms.get(key)
+        if found is None:
+            found = render()
+            while len(forms) >= KEPT_FORMS:
+                forms.pop(next(iter(forms)), None)  # the oldest first
+            forms[key] = found
+        return found
 
     def keep(self, queryset, name, value):
         return queryset

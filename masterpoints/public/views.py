@@ -208,11 +208,17 @@ class RankingListView(SingleTableMixin, FilterView):
             query = self.request.GET.copy()
             query.pop("page", None)
             context["export_query"] = query
-            context["filters_line"] = filters_line(filterset)
-        context["page_sizes"] = PAGE_SIZES
-        context["page_size"] = page_size(self.request.GET.get("per_page"))
+        size = page_size(self.request.GET.get("per_page"))
+        context["filters"] = filterset.rendered(lambda: _filters_html(filterset, size), size)
         context["export_max_rows"] = EXPORT_MAX_ROWS
         return context
+
+
+def _filters_html(filterset: StandingFilter, size: int) -> str:
+    """The rankings' filter form with the rows per page, and the filters applied as a line for print."""
+    line = filters_line(filterset) if filterset.federation is not None else ""
+    context = {"filter": filterset, "page_sizes": PAGE_SIZES, "page_size": size, "filters_line": line}
+    return render_to_string("masterpoints/ranking_filters.html", context)
 
 
 class RankingListEntryListView(SingleTableMixin, FilterView):
