@@ -407,14 +407,16 @@ def award_block(award) -> SafeString:
 KEPT_BLOCKS = 4096
 
 
-def ledger_block(row) -> SafeString:
+def ledger_block(row, language: str | None = None) -> SafeString:
     """:func:`award_block` of a ledger row read with its explanation as stored JSON text
     (``masterpoints.public.ledger.LedgerRow``): built once per language, stored content, amount, source and
     reason, and kept (:data:`KEPT_BLOCKS`, the least recently shown dropped first). Keyed by the content
-    itself, not a row's id, so a kept block is always the one its content gives."""
+    itself, not a row's id, so a kept block is always the one its content gives. ``language``: the active
+    language, when the caller has read it already (a page of rows reads it once)."""
     if row.scale_text is None:
         return award_block(row)
-    return _kept_block(get_language(), row.scale_text, row.own_text, row.kind, row.units, row.source, row.reason)
+    language = language or get_language()
+    return _kept_block(language, row.scale_text, row.own_text, row.kind, row.units, row.source, row.reason)
 
 
 @functools.lru_cache(maxsize=KEPT_BLOCKS)

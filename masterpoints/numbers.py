@@ -34,10 +34,11 @@ def _separator(language: str | None) -> str:
     return get_format("DECIMAL_SEPARATOR", lang=language)
 
 
-def short_day(day: datetime.date) -> str:
+def short_day(day: datetime.date, language: str | None = None) -> str:
     """``day`` as the active language writes it in a table (``SHORT_DATE_FORMAT``, as ``date_format()``
-    writes it), each day written once per process and language: a ledger page shows up to 200 of them."""
-    return _short_day(get_language(), day)
+    writes it), each day written once per process and language: a ledger page shows up to 200 of them.
+    ``language``: the active language, when the caller has read it already (once for a page of rows)."""
+    return _short_day(language or get_language(), day)
 
 
 @functools.lru_cache(maxsize=8192)

@@ -13,6 +13,7 @@ from django.utils.formats import number_format
 from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import FALLBACK
@@ -260,7 +261,7 @@ class AwardTable(BoundedPages, tables.Table):
             record = row.record
             html.append(
                 f'<tr class="source-{escape(record.source)}">'
-                f"<td>{escape(short_day(record.awarded_on))}</td>"
+                f"<td>{escape(short_day(record.awarded_on, self.words['language']))}</td>"
                 f'<td>{self.render_what(record)}</td><td class="num">{escape(self.render_amount(record))}</td>'
                 f"<td>{self.render_why(record)}</td></tr>"
             )
@@ -272,8 +273,17 @@ class AwardTable(BoundedPages, tables.Table):
         before, _zero, after = reverse("public:tournament", args=[0]).rpartition("0")
         return before, after
 
+    @cached_property
+    def words(self) -> dict[str, str]:
+        """What every row repeats, looked up once a page (a table is rendered in one language, the one active
+        when it is): the ``language``, its decimal ``separator``, the word ``place`` and each point kind's
+        name (``kind:BP``, as it is first shown)."""
+        return {"language": get_language(), "separator": decimal_separator(), "place": escape(str(_("place")))}
+
     def render_amount(self, record):
-        return f"{shown_units(record.units, KIND_DECIMALS[record.kind])} {kind_label(record.kind)}"
+        words, kind = self.words, record.kind
+        label = words.get(f"kind:{kind}") or words.setdefault(f"kind:{kind}", kind_label(kind))
+        return f"{shown_units(record.units, KIND_DECIMALS[kind], words['separator'])} {label}"
 
     def render_what(self, record):
         """The tournament (a link), its part and the place; an office entry's kind, what it cancels and its
@@ -290,7 +300,7 @@ class AwardTable(BoundedPages, tables.Table):
                 places = str(record.place_first)
                 if record.place_last and record.place_last != record.place_first:
                     places += f"–{record.place_last}"
-                parts.append(f" · {escape(str(_('place')))} {places}")
+                parts.append(f" · {self.words['place']} {places}")
         if record.source != Award.Source.RESULT:
             note = ""
             if record.reverses_id:
@@ -303,7 +313,7 @@ class AwardTable(BoundedPages, tables.Table):
         return mark_safe("".join(parts))  # noqa: S308 - every part escaped above
 
     def render_why(self, record):
-        return ledger_block(record)
+        return ledger_block(record, self.words["language"])
 
 
 def balances(info, row) -> list[tuple[str, str]]:

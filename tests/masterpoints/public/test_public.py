@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -269,6 +270,30 @@ def test_an_awards_explanation_says_what_each_symbol_stands_for_in_the_readers_l
         assert "<code>M</code> = 2 <small>– mængdefaktor (§ 406)</small>" in body
         assert "<code>eligibility</code> = spillede i denne omgang (§ 405B6b)" in body
         assert "<code>Q</code> = 0,6" in body and "<code>form</code> = par" in body
+
+
+def test_a_ledger_row_is_written_in_each_readers_language(client, uploaded):
+    """The ledger's date, place and amount in the language of each page, one page after another in the same
+    process (the words a page repeats are looked up once a page, not kept beyond it): English, Danish,
+    English again; the amount in its kind's decimals (§ 402)."""
+    winner = Player.objects.get(number=NUMBERS[0])
+    post(winner, "SP", 25, DAY + datetime.timedelta(days=2), source=Award.Source.CORRECTION, reason="late result")
+    url = reverse("public:player", args=["dbf", winner.number])
+
+    def ledger_rows(language: str) -> list[str]:
+        client.cookies["django_language"] = language
+        body = client.get(url).content.decode()
+        table = body.split('<table class="table awards">', 1)[1].split("</table>", 1)[0]
+        return re.findall(r"<tr class=\"source-[a-z_]+\">(.*?)</tr>", table, re.S)
+
+    for language, day, place, amount in (
+        ("en", "03/06/2025", "place 1", "2.5 SP"),
+        ("da", "06.03.2025", "placering 1", "2,5 SP"),
+        ("en", "03/06/2025", "place 1", "2.5 SP"),
+    ):
+        newest, tournament = ledger_rows(language)
+        assert newest.startswith(f"<td>{day}</td>") and f'<td class="num">{amount}</td>' in newest, language
+        assert f"· {place}</td>" in tournament and ">24 BP</td>" in tournament, language
 
 
 def test_the_same_symbol_means_what_its_own_rule_book_says():
