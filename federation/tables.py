@@ -4,7 +4,7 @@ its list, a list read a page at a time, and a table's header and pages as HTML."
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from urllib.parse import urlencode
 
 import django_tables2 as tables
@@ -94,12 +94,22 @@ class SlicedRows(Sequence):
 # --- a table's header and pages, built in Python (the site's table template, ``masterpoints/table.html``) ------
 
 
-def _address(request, name: str, value) -> str:
-    """The page's own query with ``name`` set to ``value`` (as django-tables2's ``querystring_replace``),
-    escaped for an attribute."""
+def _addresses(request, name: str) -> Callable[[object], str]:
+    """The page's own query with ``name`` set to a value (as django-tables2's ``querystring_replace``),
+    escaped for an attribute: the rest of the query is encoded once for all of a table's links (a header of
+    nine columns and a row of page links encoded the whole query for each, a tenth of the rankings' table)."""
     params = dict(request.GET.lists())
-    params[name] = value
-    return escape("?" + urlencode(params, doseq=True))
+    params[name] = ()  # its place in the query, kept where the page's own query has it
+    names = list(params)
+    at = names.index(name)
+    before = urlencode([(key, params[key]) for key in names[:at]], doseq=True)
+    after = urlencode([(key, params[key]) for key in names[at + 1 :]], doseq=True)
+
+    def address(value) -> str:
+        parts = (before, urlencode([(name, value)]), after)
+        return escape("?" + "&".join(part for part in parts if part))
+
+    return address
 
 
 def table_head(table, request) -> SafeString:
@@ -109,12 +119,11 @@ def table_head(table, request) -> SafeString:
     if not table.show_header:
         return mark_safe("")
     cells = []
+    ordered_by = _addresses(request, table.prefixed_order_by_field)
     for column in table.columns:
         header = conditional_escape(column.header)
         if column.orderable:
-            header = (
-                f'<a href="{_address(request, table.prefixed_order_by_field, column.order_by_alias.next)}">{header}</a>'
-            )
+            header = f'<a href="{ordered_by(column.order_by_alias.next)}">{header}</a>'
         sort = ""
         if column.is_ordered:
             sort = f' aria-sort="{"descending" if column.order_by_alias.is_descending else "ascending"}"'
@@ -128,10 +137,11 @@ def table_pages(table, request) -> SafeString:
     page = getattr(table, "page", None)
     if not page or table.paginator.num_pages <= 1:
         return mark_safe("")
-    number, pages, field = page.number, table.paginator.num_pages, table.prefixed_page_field
+    number, pages = page.number, table.paginator.num_pages
+    paged = _addresses(request, table.prefixed_page_field)
 
     def link(to, text, extra=""):
-        return f'<li><a{extra} href="{_address(request, field, to)}">{escape(text)}</a></li>'
+        return f'<li><a{extra} href="{paged(to)}">{escape(text)}</a></li>'
 
     items = [link(1, gettext("first"))] if number > 1 else []
     if page.has_previous():
