@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Callable
 from html import escape
 
@@ -28,6 +29,7 @@ OFFICIAL_CHOICES = (("yes", _("official list only")), ("no", _("everyone with po
 #: holds the club and region lists, about 45 KB for a thousand clubs, so a process keeps at most about 3 MB
 #: a federation.
 KEPT_FORMS = 64
+_KEEPING = threading.Lock()
 
 
 class FastSelect(forms.Select):
@@ -173,9 +175,10 @@ class FederationListFilter(django_filters.FilterSet):
         found = forms.get(key)
         if found is None:
             found = render()
-            while len(forms) >= KEPT_FORMS:
-                forms.pop(next(iter(forms)), None)  # the oldest first
-            forms[key] = found
+            with _KEEPING:  # a threaded server's requests share the kept forms
+                while forms and len(forms) >= KEPT_FORMS:
+                    forms.pop(next(iter(forms)))  # the oldest first
+                forms[key] = found
         return found
 
     def keep(self, queryset, name, value):
