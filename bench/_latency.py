@@ -163,6 +163,22 @@ class Steal:
         return 100 * (steal - steal0) / max(1, total - total0)
 
 
+class DiskReads:
+    """The megabytes the kernel read from disk (``pgpgin`` of ``/proc/vmstat``) since this was made: a run
+    whose database was not in memory measures the disk, not the server."""
+
+    def __init__(self):
+        self.start = self._kilobytes()
+
+    @staticmethod
+    def _kilobytes() -> int:
+        with open("/proc/vmstat") as source:
+            return next((int(line.split()[1]) for line in source if line.startswith("pgpgin ")), 0)
+
+    def megabytes(self) -> float:
+        return (self._kilobytes() - self.start) / 1024
+
+
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[max(0, int(len(ordered) * 0.95 + 0.5) - 1)]
