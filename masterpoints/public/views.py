@@ -209,16 +209,20 @@ class RankingListView(SingleTableMixin, FilterView):
             query.pop("page", None)
             context["export_query"] = query
         size = page_size(self.request.GET.get("per_page"))
-        context["filters"] = filterset.rendered(lambda: _filters_html(filterset, size), size)
+        label = _("Filter the rankings")
+        context["filters"] = filterset.rendered(lambda: _filters_html(filterset, label, size), size)
         context["export_max_rows"] = EXPORT_MAX_ROWS
         return context
 
 
-def _filters_html(filterset: StandingFilter, size: int) -> str:
-    """The rankings' filter form with the rows per page, and the filters applied as a line for print."""
+def _filters_html(filterset: FederationListFilter, label: str, size: int | None = None) -> str:
+    """A list's filter form named ``label``, with the rows per page when ``size`` is given (the rankings),
+    and the filters applied as a line for print."""
     line = filters_line(filterset) if filterset.federation is not None else ""
-    context = {"filter": filterset, "page_sizes": PAGE_SIZES, "page_size": size, "filters_line": line}
-    return render_to_string("masterpoints/ranking_filters.html", context)
+    context = {"filter": filterset, "label": label, "filters_line": line}
+    if size is not None:
+        context.update(page_sizes=PAGE_SIZES, page_size=size)
+    return render_to_string("masterpoints/list_filters.html", context)
 
 
 class RankingListEntryListView(SingleTableMixin, FilterView):
@@ -259,7 +263,8 @@ class RankingListEntryListView(SingleTableMixin, FilterView):
         context = super().get_context_data(**kwargs)
         context["federation"] = self.filterset.federation
         context["as_of"] = selectors.today()
-        context["filters_line"] = filters_line(self.filterset)
+        filterset, label = self.filterset, _("Filter the ranking list")
+        context["filters"] = filterset.rendered(lambda: _filters_html(filterset, label))
         return context
 
 

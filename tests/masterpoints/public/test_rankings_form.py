@@ -27,9 +27,9 @@ def renders(monkeypatch) -> list[int]:
     done: list[int] = []
     original = views._filters_html
 
-    def counted(filterset, size):
+    def counted(filterset, label, size=None):
         done.append(size)
-        return original(filterset, size)
+        return original(filterset, label, size)
 
     monkeypatch.setattr(views, "_filters_html", counted)
     return done
@@ -84,3 +84,20 @@ def test_at_most_the_newest_kept_forms_are_kept(world, client, renders, monkeypa
     assert len(renders) == 4
     client.get(f"{base}&sort=name")  # the whole list's form is still kept
     assert len(renders) == 4
+
+
+def test_the_ranking_lists_form_is_its_own_and_kept_the_same_way(world, client, renders):
+    """DBf's ranking list (D-Q56–D-Q60) has the rankings' filters but no rows per page and its own name; the
+    two lists keep their forms apart for the same values asked."""
+    query = f"?federation={world.dbf.pk}&club={world.club_a.pk}"
+    rankings = client.get(f"/rankings/{query}").content.decode()
+    listed = client.get(f"/rankings/ranking-list/{query}").content.decode()
+    assert 'aria-label="Filter the rankings"' in rankings and 'name="per_page"' in rankings
+    assert 'aria-label="Filter the ranking list"' in listed and 'name="per_page"' not in listed
+    assert chosen(listed, "club") == [str(world.club_a.pk)]
+    client.get(f"/rankings/ranking-list/{query}")  # rendered again, its form kept
+    other = client.get(f"/rankings/ranking-list/?federation={world.dbf.pk}&club={world.club_b.pk}").content.decode()
+    assert chosen(other, "club") == [str(world.club_b.pk)]
+    assert renders == [50, None, None]
+    danish = client.get(f"/rankings/ranking-list/{query}", HTTP_ACCEPT_LANGUAGE="da").content.decode()
+    assert 'aria-label="Filtrér ranglisten"' in danish
