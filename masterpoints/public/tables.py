@@ -277,13 +277,13 @@ class AwardTable(BoundedPages, tables.Table):
     def words(self) -> dict[str, str]:
         """What every row repeats, looked up once a page (a table is rendered in one language, the one active
         when it is): the ``language``, its decimal ``separator``, the word ``place`` and each point kind's
-        name (``kind:BP``, as it is first shown)."""
-        return {"language": get_language(), "separator": decimal_separator(), "place": escape(str(_("place")))}
+        name (by the kind)."""
+        kinds = {kind: kind_label(kind) for kind in KIND_DECIMALS}
+        return {"language": get_language(), "separator": decimal_separator(), "place": escape(str(_("place"))), **kinds}
 
     def render_amount(self, record):
         words, kind = self.words, record.kind
-        label = words.get(f"kind:{kind}") or words.setdefault(f"kind:{kind}", kind_label(kind))
-        return f"{shown_units(record.units, KIND_DECIMALS[kind], words['separator'])} {label}"
+        return f"{shown_units(record.units, KIND_DECIMALS[kind], words['separator'])} {words[kind]}"
 
     def render_what(self, record):
         """The tournament (a link), its part and the place; an office entry's kind, what it cancels and its

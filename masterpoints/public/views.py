@@ -209,8 +209,7 @@ class RankingListView(SingleTableMixin, FilterView):
             query.pop("page", None)
             context["export_query"] = query
         size = page_size(self.request.GET.get("per_page"))
-        label = _("Filter the rankings")
-        context["filters"] = filterset.rendered(lambda: _filters_html(filterset, label, size), size)
+        context["filters"] = filterset.rendered(lambda: _filters_html(filterset, _("Filter the rankings"), size), size)
         context["export_max_rows"] = EXPORT_MAX_ROWS
         return context
 
@@ -263,8 +262,8 @@ class RankingListEntryListView(SingleTableMixin, FilterView):
         context = super().get_context_data(**kwargs)
         context["federation"] = self.filterset.federation
         context["as_of"] = selectors.today()
-        filterset, label = self.filterset, _("Filter the ranking list")
-        context["filters"] = filterset.rendered(lambda: _filters_html(filterset, label))
+        filterset = self.filterset
+        context["filters"] = filterset.rendered(lambda: _filters_html(filterset, _("Filter the ranking list")))
         return context
 
 
