@@ -32,6 +32,7 @@ from office.accounts.services import player_login_invite
 from office.accounts.views import site_of
 from office.models import Officer
 from office.register.admin import RegisterImportMixin
+from office.second_factor import second_factor_reset
 from office.services import officer_assign, officer_revoke
 
 install_scope(admin_scope)
@@ -227,6 +228,23 @@ class OfficerAdmin(AuditedAdmin, FederationScopedAdmin):
     search_fields = ["user__username", "user__email", "club__name", "region__name"]
     raw_id_fields = ["user", "club"]
     list_select_related = ["user", "federation", "club", "region"]
+    actions = ["reset_second_factor"]
+
+    @admin.action(description=_("Reset the second factor of the selected officers' logins"), permissions=["change"])
+    def reset_second_factor(self, request, queryset):
+        """A lost authenticator: every device of each selected officer's login is removed (audited), so that
+        they enrol a new one with their password (``office.second_factor``). Only for logins that serve
+        the actor's own federations; a superuser's only by a superuser."""
+        done = 0
+        for user in {officer.user for officer in queryset.select_related("user")}:
+            try:
+                second_factor_reset(actor=request.user, user=user)
+            except PermissionDenied as error:
+                self.message_user(request, str(error), messages.ERROR)
+            else:
+                done += 1
+        if done:
+            self.message_user(request, _("Second factors reset: %(count)d.") % {"count": done}, messages.SUCCESS)
 
     def has_change_permission(self, request, obj=None):
         return obj is None and super().has_change_permission(request, obj)

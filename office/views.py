@@ -13,12 +13,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_otp import login as otp_login
-from django_otp.plugins.otp_totp.models import TOTPDevice
 from django_otp.qr import write_qrcode_image
 
 from office.access import offices_of
 from office.forms import ApiTokenForm
 from office.models import Officer
+from office.second_factor import (
+    has_confirmed_device,
+    may_enrol,
+    pending_device,
+    second_factor_confirm,
+    second_factor_verify,
+)
 from office.selectors import token_organisers, tokens_managed
 from office.services import api_token_create, api_token_revoke
 
@@ -65,43 +71,53 @@ def api_token_revoke_view(request, pk: int):
     return redirect("office:api_tokens")
 
 
-def _may_enrol(user) -> bool:
-    """Staff, and every officer who works for a region or the whole federation, may add a second factor."""
+def _may_hold_second_factor(user) -> bool:
+    """Staff, and every officer who works for a region or the whole federation, may have a second factor."""
     return user.is_staff or offices_of(user).filter(role__in=SECOND_FACTOR_ROLES).exists()
 
 
-def _pending_device(user) -> TOTPDevice:
-    """The user's TOTP device waiting for its first token (made on the first visit; one at a time)."""
-    device = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("-pk").first()
-    return device or TOTPDevice.objects.create(user=user, name=str(_("Authenticator app")), confirmed=False)
-
-
+@never_cache  # the page shows a secret key
 @login_required
 def second_factor(request):
-    """Enrol a TOTP authenticator (django-otp): scan the code, type the first token, and the device is
-    confirmed and this session verified (the admin asks for it with ``ADMIN_REQUIRE_OTP``)."""
-    if not _may_enrol(request.user):
+    """The second factor (``office.second_factor``). A login with a confirmed device whose session is not
+    verified types a token of that device first (this verifies the session, as the admin's login does);
+    a session that may enrol scans the code and types the first token of the new device, which confirms
+    it without verifying the session."""
+    if not _may_hold_second_factor(request.user):
         raise PermissionDenied(_("A second factor is for the secretariat, the commission and region officers."))
-    confirmed = TOTPDevice.objects.filter(user=request.user, confirmed=True).exists()
-    device = _pending_device(request.user)
+    token = request.POST.get("token", "").strip()[:12]
+    if not may_enrol(request):
+        if request.method == "POST":
+            device = second_factor_verify(user=request.user, token=token)
+            if device is not None:
+                otp_login(request, device)
+                messages.success(request, _("This session is verified with your authenticator."))
+                return redirect("office:second_factor")
+            messages.error(request, _("That token is not one your enrolled authenticator shows now."))
+        return render(request, "office/second_factor_verify.html")
     if request.method == "POST":
-        token = request.POST.get("token", "").strip()[:12]
-        if token.isdecimal() and device.verify_token(token):
-            device.confirmed = True
-            device.save(update_fields=["confirmed"])
-            otp_login(request, device)
-            messages.success(request, _("The authenticator is enrolled; this session is verified."))
-            return redirect("office:home")
+        if second_factor_confirm(user=request.user, session=request.session, token=token):
+            if request.user.is_verified():
+                messages.success(request, _("The authenticator is enrolled."))
+            else:
+                messages.success(
+                    request,
+                    _("The authenticator is enrolled. Verify this session with its next token to use the admin."),
+                )
+            return redirect("office:second_factor")
         messages.error(request, _("That token is not the one the app shows now; type the current six digits."))
-    context = {"device": device, "confirmed": confirmed, "key": b32encode(device.bin_key).decode()}
+    device = pending_device(request.session, request.user)
+    context = {"confirmed": has_confirmed_device(request.user), "key": b32encode(device.bin_key).decode()}
     return render(request, "office/second_factor.html", context)
 
 
+@never_cache
 @login_required
 def second_factor_qr(request):
-    """The QR code of the pending device's ``otpauth://`` address, as SVG (an image the page links to)."""
-    if not _may_enrol(request.user):
+    """The QR code of this session's pending device's ``otpauth://`` address, as SVG (an image the page links
+    to); refused where the page would not offer enrolling."""
+    if not _may_hold_second_factor(request.user) or not may_enrol(request):
         raise PermissionDenied
     out = io.BytesIO()
-    write_qrcode_image(_pending_device(request.user).config_url, out)
+    write_qrcode_image(pending_device(request.session, request.user).config_url, out)
     return HttpResponse(out.getvalue(), content_type="image/svg+xml")
