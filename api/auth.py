@@ -15,6 +15,7 @@ from ninja.security import HttpBearer
 
 from api.errors import ApiError
 from api.limits import check_token_rate
+from federation.client_address import client_address
 from office.models import ApiToken
 from office.selectors import token_by_secret
 from office.services import api_token_used
@@ -28,7 +29,7 @@ class TokenAuth(HttpBearer):
     def authenticate(self, request, token: str) -> ApiToken:
         found = token_by_secret(token.strip())
         if found is None:
-            log.warning("API call with an unknown token from %s", request.META.get("REMOTE_ADDR"))
+            log.warning("API call with an unknown token from %s", client_address(request))
             raise ApiError(401, "TOKEN_INVALID", _("This token is not known: check it on the office's API page."))
         if found.revoked_at is not None:
             log.warning("API call with the revoked token %s…", found.prefix)

@@ -199,22 +199,15 @@ def login_lockout_parameters(request_or_attempt, credentials=None) -> list:
     return [["username", "ip_address"]]
 
 
-def client_ip_address(request) -> str:
-    """``AXES_CLIENT_IP_CALLABLE``: the client's address. Behind TRUSTED_PROXY_COUNT proxies it is that many
-    entries from the right of X-Forwarded-For; entries further left are the client's own claim, and forgeable."""
-    from django.conf import settings
-
-    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
-    count = settings.TRUSTED_PROXY_COUNT
-    if count and len(forwarded) >= count:
-        return forwarded[-count]
-    return request.META.get("REMOTE_ADDR", "")
-
-
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_LOCKOUT_PARAMETERS = login_lockout_parameters
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "30")))
-AXES_CLIENT_IP_CALLABLE = client_ip_address
+AXES_CLIENT_IP_CALLABLE = "federation.client_address.client_address"
+#: Every per-client limit counts the same client address as the lockout (behind the proxies, not the proxy).
+RATELIMIT_IP_META_KEY = "federation.client_address.client_address"
+#: While the cache (Redis) is away the limits are not counted rather than refusing every request; the cache
+#: backend logs the outage once (config.cache).
+RATELIMIT_FAIL_OPEN = True
 # A wrong password during a lockout is refused unchecked and not counted: the cool-off is not prolonged, and
 # someone retrying a locked username does not use up the address's limit for the others behind it.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
@@ -291,6 +284,8 @@ def cache_settings(url: str) -> dict:
                 "BACKEND": "config.cache.SharedRedisCache",
                 "LOCATION": url,
                 "KEY_PREFIX": "masterpoints",
+                # A Redis that hangs costs a second, then the cache answers misses for a while (config.cache).
+                "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
             }
         }
     raise ImproperlyConfigured(f"CACHE_URL must be a redis://, rediss:// or unix:// address, not {url!r}")

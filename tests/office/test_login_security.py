@@ -16,7 +16,7 @@ from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from config.settings import client_ip_address
+from federation.client_address import client_address as client_ip_address
 
 SITE_LOGIN = "/accounts/login/"
 ADMIN_LOGIN = "/admin/login/"
