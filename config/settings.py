@@ -162,6 +162,8 @@ LOGOUT_REDIRECT_URL = "federation:home"
 AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out username and address before any password is checked.
     "axes.backends.AxesStandaloneBackend",
+    # Outside DEBUG: a demo login whose password is still the README's is refused, saying what to do.
+    "office.backends.DemoPasswordRefusal",
     "django.contrib.auth.backends.ModelBackend",
 ]
 

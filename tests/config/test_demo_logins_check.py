@@ -110,3 +110,39 @@ def test_migrate_shows_the_warning_outside_debug(tmp_path):
     production = manage("migrate", "--noinput", debug=False)
     assert production.returncode == 0, production.stderr
     assert "office.W001" in production.stdout + production.stderr
+
+
+# --- issue 33, hole 3: outside DEBUG a demo login with the demo password does not sign in ----------------------
+
+
+@pytest.mark.parametrize("login_page", ["login", "admin:login"])
+def test_outside_debug_a_demo_login_with_the_demo_password_is_refused_saying_what_to_do(
+    client, demo_logins, settings, login_page
+):
+    from django.urls import reverse
+
+    settings.DEBUG = False
+    for username in ("admin", "sekretariat", "klubleder"):
+        response = client.post(reverse(login_page), {"username": username, "password": username})
+        assert response.status_code == 200, "the login page again, not a signed-in redirect"
+        page = response.content.decode()
+        assert "still has the demo password" in page and f"manage.py changepassword {username}" in page
+        assert "_auth_user_id" not in client.session
+
+
+def test_outside_debug_a_demo_name_with_a_new_password_signs_in(client, demo_logins, settings):
+    from django.urls import reverse
+
+    settings.DEBUG = False
+    user = get_user_model().objects.get(username="klubleder")
+    user.set_password("a-strong-new-password-9")
+    user.save()
+    response = client.post(reverse("login"), {"username": "klubleder", "password": "a-strong-new-password-9"})
+    assert response.status_code == 302 and client.session["_auth_user_id"] == str(user.pk)
+
+
+def test_in_debug_the_demo_logins_sign_in_with_their_names(client, demo_logins, settings):
+    from django.urls import reverse
+
+    settings.DEBUG = True
+    assert client.post(reverse("login"), {"username": "klubleder", "password": "klubleder"}).status_code == 302
