@@ -15,25 +15,42 @@ How a job is written, and why it is visible while it runs:
 
 Calling these inside an ``atomic`` block is allowed (tests do, in their wrapping transaction), but then the
 record is only as durable as that block.
+
+A running job is alive while its heartbeat is fresh (a lease): :func:`job_start` and every
+:func:`job_progress` refresh ``heartbeat_at``, and :func:`job_heartbeat` refreshes it every :data:`BEAT`
+from a thread of the process doing the work, on its own connection, so that one long SQL statement of a
+rebuild (inside the rebuild's transaction, where a progress write would stay invisible) does not starve it.
+A worker killed mid-job (SIGKILL, a lost machine, the task's hard time limit) takes that thread with it: its
+job's heartbeat stops, and once it is older than :data:`LEASE` the next start of the job's kind ends it as
+failed ("worker lost", naming the last heartbeat) instead of refusing or waiting (D-Q49).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import logging
+import threading
+from collections.abc import Iterator
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.db import IntegrityError, connection, transaction
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, JobRun
 from federation.refusals import refusals
 
-#: A job still "running" this long after it started is taken as abandoned (its worker or process died before
-#: it could record an end): the next job of its kind marks it failed, so a rebuild is not refused for ever
-#: (D-Q49). A full rebuild of the largest federation takes minutes (``bench/``), a month's title e-mails
-#: with every retry well under an hour, so two hours is generous.
-ABANDONED_AFTER = datetime.timedelta(hours=2)
+logger = logging.getLogger(__name__)
+
+#: How often :func:`job_heartbeat` refreshes a running job's heartbeat.
+BEAT = datetime.timedelta(seconds=20)
+#: A running job whose heartbeat is older than this is taken as abandoned (its worker died). Six beats: a
+#: beat is one ``UPDATE`` of one row, so only a database that stalls for two minutes, or SQLite's writer
+#: lock held by the job's own transaction on a laptop (the beats wait for it, up to its 20-second timeout
+#: each), delays it that long; while a rebuild is refused, a lost worker blocks the next one for at most
+#: this long, instead of the two hours a bound on the whole run needed (a full rebuild takes minutes).
+LEASE = datetime.timedelta(minutes=2)
 
 REFUSALS = {
     "JOB_RUNNING": _(
@@ -51,8 +68,8 @@ def job_start(*, kind: str, federation: Federation, actor, stage: str = "") -> J
     """Record the start of a job of ``kind`` for ``federation`` (``actor``: who started it; ``None``: the
     schedule or a command). A kind of :attr:`JobRun.EXCLUSIVE_KINDS` (the standings rebuild) is refused
     (``JOB_RUNNING``, naming the running job) while another of the federation runs: a partial unique
-    constraint, so two racing starts leave one running job. Jobs of the kind running longer than
-    :data:`ABANDONED_AFTER` are marked failed first (D-Q49), so none shows "running" for ever."""
+    constraint, so two racing starts leave one running job. Jobs of the kind whose heartbeat is older than
+    :data:`LEASE` are marked failed first (D-Q49): a lost worker blocks its kind for minutes, not hours."""
     fields = {
         "kind": kind,
         "federation": federation,
@@ -78,30 +95,64 @@ def job_start(*, kind: str, federation: Federation, actor, stage: str = "") -> J
 
 
 def _end_abandoned(kind: str, federation: Federation) -> None:
-    """Mark failed the jobs of ``kind`` and ``federation`` still running after :data:`ABANDONED_AFTER` (D-Q49)."""
-    hours = int(ABANDONED_AFTER.total_seconds() // 3600)
-    message = str(_("Abandoned: no end recorded within %(hours)s hours.") % {"hours": hours})
-    stale = JobRun.objects.running().filter(
-        kind=kind, federation=federation, started_at__lt=timezone.now() - ABANDONED_AFTER
-    )
+    """Mark failed the running jobs of ``kind`` and ``federation`` whose heartbeat is older than :data:`LEASE`
+    (D-Q49), naming their last heartbeat."""
+    stale = JobRun.objects.running().filter(kind=kind, federation=federation, heartbeat_at__lt=timezone.now() - LEASE)
     for job in stale:
-        job_fail(job, message=message)
+        beat = formats.date_format(timezone.localtime(job.heartbeat_at), "DATETIME_FORMAT")
+        message = _(
+            "Worker lost: no heartbeat since %(beat)s, and a job that runs beats every %(every)s seconds "
+            "(after %(lease)s seconds without one it is taken as abandoned)."
+        ) % {"beat": beat, "every": int(BEAT.total_seconds()), "lease": int(LEASE.total_seconds())}
+        job_fail(job, message=str(message))
 
 
 def job_progress(job: JobRun, *, stage: str | None = None, done: int | None = None, total: int | None = None) -> None:
-    """Record how far ``job`` is: a stage text and/or ``done`` of ``total`` (one ``UPDATE``; call it between
-    the work's transactions so that a worker's progress is visible at once)."""
-    changes: dict[str, Any] = {}
+    """Record how far ``job`` is: a stage text and/or ``done`` of ``total``, and its heartbeat (one
+    ``UPDATE``; call it between the work's transactions so that a worker's progress is visible at once)."""
+    changes: dict[str, Any] = {"heartbeat_at": timezone.now()}
     if stage is not None:
         changes["stage"] = str(stage)[:200]
     if done is not None:
         changes["done"] = done
     if total is not None:
         changes["total"] = total
-    if changes:
-        JobRun.objects.filter(pk=job.pk).update(**changes)
-        for name, value in changes.items():
-            setattr(job, name, value)
+    JobRun.objects.filter(pk=job.pk).update(**changes)
+    for name, value in changes.items():
+        setattr(job, name, value)
+
+
+def _beat(job_id: int) -> None:
+    """One heartbeat of a running job, committed at once on this thread's connection."""
+    JobRun.objects.running().filter(pk=job_id).update(heartbeat_at=timezone.now())
+
+
+def _beating(job_id: int, stop: threading.Event) -> None:
+    """The heartbeat thread: a beat every :data:`BEAT` until ``stop``; a failed beat is logged and the
+    next one tried (the lease outlasts several). Closes this thread's connection at the end."""
+    try:
+        while not stop.wait(BEAT.total_seconds()):
+            try:
+                _beat(job_id)
+            except Exception:  # a database hiccup: the job goes on, the next beat may pass
+                logger.warning("job %s: heartbeat not recorded", job_id, exc_info=True)
+    finally:
+        connection.close()
+
+
+@contextlib.contextmanager
+def job_heartbeat(job: JobRun) -> Iterator[None]:
+    """Keep ``job`` alive while the block runs: a thread of this process refreshes its heartbeat every
+    :data:`BEAT`, on a connection of its own and outside the block's transaction, so a job that is busy
+    in one long statement is still seen alive, and one whose process dies is seen lost after :data:`LEASE`."""
+    stop = threading.Event()
+    thread = threading.Thread(target=_beating, args=(job.pk, stop), name=f"job-{job.pk}-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def job_finish(job: JobRun, *, figures: dict[str, Any], message: str = "") -> None:

@@ -330,7 +330,11 @@ class JobRun(models.Model):
     At most one standings rebuild runs per federation (a constraint: two racing clicks leave one running job;
     :data:`EXCLUSIVE_KINDS`). The other jobs' services are safe to run side by side (the title e-mails claim
     each club with ``SKIP LOCKED``, a register import locks its federation), so a second run is recorded
-    beside the first rather than refused, and a run killed half-way never blocks the next one."""
+    beside the first rather than refused, and a run killed half-way never blocks the next one.
+
+    ``heartbeat_at`` is the running job's last sign of life (its start, each progress, a beat of the process
+    that runs it): one older than :data:`federation.jobs.LEASE` is a job whose worker was lost, ended as
+    failed by the next start of its kind."""
 
     class Kind(models.TextChoices):
         STANDINGS_REBUILD = "standings_rebuild", _("standings rebuild")
@@ -364,6 +368,7 @@ class JobRun(models.Model):
     done = models.PositiveIntegerField(_("done"), null=True, blank=True)
     total = models.PositiveIntegerField(_("of"), null=True, blank=True)
     figures = models.JSONField(_("figures"), default=dict, blank=True)
+    heartbeat_at = models.DateTimeField(_("last sign of life"), default=timezone.now)
 
     objects = JobRunQuerySet.as_manager()
 

@@ -55,6 +55,7 @@ class JobRunAdmin(ReadOnlyAdmin):
         "actor",
         "started_at",
         "finished_at",
+        "heartbeat_at",
         "duration_shown",
         "status",
         "message",

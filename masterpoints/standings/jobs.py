@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from federation.jobs import job_fail, job_finish, job_progress, job_start
+from federation.jobs import job_fail, job_finish, job_heartbeat, job_progress, job_start
 from federation.models import Federation, JobRun
 from federation.outbox import enqueue_task
 from masterpoints.models import TitleAchievement
@@ -37,11 +37,13 @@ def standings_rebuild_request(*, actor, federation: Federation) -> JobRun:
 def standings_rebuild_job(*, job: JobRun) -> dict[str, int]:
     """Run the rebuild ``job`` records (its federation) and record its end: the figures on success, the
     error on failure (the rebuild's transaction rolled back; the error is raised on). Call it outside any
-    transaction (a task, a command), so that the stage is visible while the rebuild runs."""
+    transaction (a task, a command), so that the stage is visible while the rebuild runs. The rebuild is one
+    transaction whose single statements (a GROUP BY over the whole ledger) can outlast the job's lease, so a
+    thread beats for it (:func:`~federation.jobs.job_heartbeat`) while it runs."""
     federation = job.federation
     job_progress(job, stage=_("rebuilding from the ledger"))
     try:
-        with transaction.atomic():
+        with job_heartbeat(job), transaction.atomic():
             titles = TitleAchievement.objects.filter(federation=federation).count()
             done = standings_rebuild_figures(actor=job.actor, federation=federation)[federation.code]
             titles = TitleAchievement.objects.filter(federation=federation).count() - titles

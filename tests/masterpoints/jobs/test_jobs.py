@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import threading
 
 import pytest
 from django.core import mail
@@ -16,11 +17,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import ClubMembership
-from federation.jobs import ABANDONED_AFTER, job_start
+from federation import jobs
+from federation.jobs import LEASE, job_progress, job_start
 from federation.models import JobRun, Player
 from masterpoints.models import Standing, TitleMailing
-from masterpoints.standings.jobs import standings_rebuild_request
-from masterpoints.standings.services import standings_refresh_players
+from masterpoints.standings.jobs import standings_rebuild_job, standings_rebuild_request
+from masterpoints.standings.services import standings_rebuild_figures, standings_refresh_players
 from masterpoints.standings.tasks import standings_rebuild_all
 from masterpoints.title_mail.jobs import title_mail_job
 from masterpoints.title_mail.tasks import title_mail_monthly
@@ -92,12 +94,67 @@ def test_a_rebuild_clicked_while_one_runs_is_refused_naming_the_running_job_issu
     assert refused.value.code == "JOB_RUNNING"
 
 
-def test_a_job_left_running_by_a_dead_worker_is_ended_as_abandoned_by_the_next_start_d_q49(world):
-    stale = job_start(kind=REBUILD, federation=world.dbf, actor=None)
-    JobRun.objects.filter(pk=stale.pk).update(started_at=timezone.now() - ABANDONED_AFTER)
+def test_a_rebuild_whose_worker_stopped_beating_is_ended_as_worker_lost_and_a_new_one_starts_d_q49(
+    client, world, personas
+):
+    """Issue 33 (9): a worker killed mid-rebuild blocked rebuilds for two hours. Its heartbeat stopped, so
+    once older than the lease the next start ends it as failed, naming the last heartbeat, on the job page."""
+    lost = job_start(kind=REBUILD, federation=world.dbf, actor=None)
+    beat = timezone.now() - LEASE - datetime.timedelta(seconds=1)
+    JobRun.objects.filter(pk=lost.pk).update(started_at=beat, heartbeat_at=beat)
     fresh = job_start(kind=REBUILD, federation=world.dbf, actor=None)
-    stale.refresh_from_db()
-    assert (stale.status, fresh.status) == ("failed", "running") and "Abandoned" in stale.message
+    lost.refresh_from_db()
+    assert (lost.status, fresh.status) == ("failed", "running")
+    assert lost.message.startswith("Worker lost: no heartbeat since") and lost.finished_at is not None
+    client.force_login(personas.secretariat)
+    page = client.get(job_page(lost)).content.decode()
+    assert "Worker lost" in page and "Last sign of life" in page
+
+
+def test_a_rebuild_with_a_fresh_heartbeat_still_refuses_the_second_start_even_hours_after_it_began_d_q49(world):
+    running = job_start(kind=REBUILD, federation=world.dbf, actor=None)
+    long_ago = timezone.now() - datetime.timedelta(hours=3)  # a long rebuild, but its worker still beats
+    JobRun.objects.filter(pk=running.pk).update(started_at=long_ago, heartbeat_at=timezone.now() - LEASE / 2)
+    with pytest.raises(ValidationError) as refused:
+        job_start(kind=REBUILD, federation=world.dbf, actor=None)
+    assert refused.value.code == "JOB_RUNNING" and f"#{running.pk}" in refused.value.messages[0]
+    running.refresh_from_db()
+    assert running.status == "running"
+
+
+def test_progress_refreshes_the_heartbeat(world, monkeypatch):
+    job = job_start(kind=REBUILD, federation=world.dbf, actor=None)
+    later = timezone.now() + datetime.timedelta(minutes=5)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    job_progress(job, done=1, total=2)
+    job.refresh_from_db()
+    assert job.heartbeat_at == later
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_running_rebuild_beats_from_its_own_thread_while_one_long_statement_holds_it(world, monkeypatch):
+    """A rebuild's statements run inside its one transaction, where a progress write would stay invisible:
+    a thread beats on its own connection meanwhile and commits, so the job is seen alive from outside."""
+    monkeypatch.setattr(jobs, "BEAT", datetime.timedelta(milliseconds=10))
+    job = job_start(kind=REBUILD, federation=world.dbf, actor=None)
+    before = JobRun.objects.get(pk=job.pk).heartbeat_at
+    beaten = threading.Event()
+    beat = jobs._beat
+
+    def counted_beat(job_id):
+        beat(job_id)
+        beaten.set()
+
+    def long_statement(**kwargs):
+        assert beaten.wait(30)  # the statement outlasts a beat (a bound for a stalled test, not a timing)
+        return standings_rebuild_figures(**kwargs)
+
+    monkeypatch.setattr(jobs, "_beat", counted_beat)
+    monkeypatch.setattr("masterpoints.standings.jobs.standings_rebuild_figures", long_statement)
+    standings_rebuild_job(job=job)
+    job.refresh_from_db()
+    assert job.status == "succeeded" and job.heartbeat_at > before
+    assert not [thread for thread in threading.enumerate() if thread.name == f"job-{job.pk}-heartbeat"]
 
 
 def test_only_the_federations_own_secretariat_starts_a_rebuild_issue_19(client, world, personas):
