@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -54,3 +55,26 @@ def test_a_task_round_trips_through_a_real_worker_on_redis():
     finally:
         worker.terminate()
         worker.wait(timeout=30)
+
+
+def test_a_worker_registers_the_task_of_every_beat_entry_and_of_the_outbox():
+    """Issue 33, hole 4: what ``celery -A config worker`` registers, read in a fresh interpreter as a worker
+    starts (its loader imports the apps' task modules; nothing of the tests is imported), covers every beat
+    entry and the outbox's drain. Eager tests cannot see a task that only a real worker misses."""
+    script = (
+        "import json\n"
+        "from config.celery import app\n"
+        "from django.conf import settings\n"
+        "app.loader.import_default_modules()\n"
+        "beat = sorted({entry['task'] for entry in settings.CELERY_BEAT_SCHEDULE.values()})\n"
+        "print(json.dumps({'beat': beat, 'registered': sorted(app.tasks)}))\n"
+    )
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    environment.pop("REDIS_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO_ROOT, env=environment, capture_output=True, text=True, check=True
+    )
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["beat"], "the beat schedule names tasks"
+    missing = [name for name in [*found["beat"], "federation.tasks.outbox_drain"] if name not in found["registered"]]
+    assert missing == []
