@@ -16,6 +16,7 @@ from ninja.security import HttpBearer
 from api.errors import ApiError
 from api.limits import check_token_rate
 from federation.client_address import client_address
+from office.access import token_maker_may_act
 from office.models import ApiToken
 from office.selectors import token_by_secret
 from office.services import api_token_used
@@ -38,6 +39,18 @@ class TokenAuth(HttpBearer):
                 401,
                 "TOKEN_REVOKED",
                 _("This token was revoked on %(when)s: make a new one on the office's API page.") % {"when": when},
+                prefix=found.prefix,
+            )
+        if not token_maker_may_act(found):
+            log.warning("API call with the token %s… of %s, who no longer acts for it", found.prefix, found.created_by)
+            raise ApiError(
+                403,
+                "TOKEN_MAKER_ENDED",
+                _(
+                    "This token was made by %(maker)s, who no longer acts for %(organiser)s: an officer who does "
+                    "makes a new one on the office's API page."
+                )
+                % {"maker": found.created_by.get_username(), "organiser": found.organiser},
                 prefix=found.prefix,
             )
         check_token_rate(request, found)

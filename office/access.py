@@ -82,6 +82,15 @@ def can_act_for_region(user, region) -> bool:
     return offices.filter(role="region_officer", region_id__in=regions).exists()
 
 
+def token_maker_may_act(token) -> bool:
+    """An API token acts only while the login that made it is active and may still act for the token's club
+    or region (an ended office, a moved club or a deactivated login stops it at once)."""
+    maker = token.created_by
+    if not maker.is_active:
+        return False
+    return can_act_for_club(maker, token.club) if token.club_id else can_act_for_region(maker, token.region)
+
+
 def clubs_for(user):
     """The clubs ``user`` may act for (their own as director; all of the federation for the secretariat)."""
     offices = _offices(user)

@@ -14,7 +14,14 @@ from django.utils.translation import gettext as _
 from clubs.models import Club
 from federation.models import Federation, Region
 from federation.services import audit_record
-from office.access import COMMISSION_GROUP, SECRETARIAT_GROUP, can_act_for_club, can_act_for_region, may_appoint
+from office.access import (
+    COMMISSION_GROUP,
+    SECRETARIAT_GROUP,
+    can_act_for_club,
+    can_act_for_region,
+    may_appoint,
+    token_maker_may_act,
+)
 from office.models import ApiToken, Officer
 
 _STAFF_GROUPS = {Officer.Role.SECRETARIAT: SECRETARIAT_GROUP, Officer.Role.COMMISSION: COMMISSION_GROUP}
@@ -73,6 +80,21 @@ def officer_revoke(*, actor, officer: Officer) -> None:
     if not user.is_superuser and not Officer.objects.filter(user=user, role__in=list(_STAFF_GROUPS)).exists():
         user.is_staff = False
         user.save(update_fields=["is_staff"])
+    _revoke_tokens_of_ended_office(actor=actor, user=user, federation=officer.federation)
+
+
+def _revoke_tokens_of_ended_office(*, actor, user, federation: Federation) -> None:
+    """The API tokens ``user`` made in ``federation`` for clubs or regions they may no longer act for are
+    revoked with the office's end, each audited (``reason: office_ended``)."""
+    tokens = ApiToken.objects.active().filter(created_by=user, federation=federation)
+    now = timezone.now()
+    for token in tokens.select_related("club", "region", "created_by").select_for_update(of=("self",)):
+        if token_maker_may_act(token):
+            continue
+        token.revoked_at, token.revoked_by = now, actor if actor is not None and actor.is_authenticated else None
+        token.save(update_fields=["revoked_at", "revoked_by"])
+        payload = {"prefix": token.prefix, "reason": "office_ended", "maker": user.get_username()}
+        audit_record(actor=actor, action="api.token.revoke", target=token, payload=payload)
 
 
 # --- API tokens of clubs and regions -------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from api.models import IdempotentCall
 from federation.models import AuditEvent
 from masterpoints.models import Award
 from office.models import ApiToken, Officer
-from office.services import officer_revoke
+from office.services import officer_assign, officer_revoke
 from tests.factories import make_players, pairs_from_numbers, usebio_pairs
 from tournaments.models import ResultUpload, Tournament
 
@@ -217,13 +217,35 @@ def test_a_signed_in_officers_session_cannot_call_the_write_endpoints(world, per
     assert nothing_written()
 
 
-def test_a_token_stops_when_its_maker_may_no_longer_upload_for_the_club(world, personas, members, secret_a):
-    """The token calls in its maker's name (``check_organiser``): a director who leaves the club takes its
-    uploads with them until the club makes a new token."""
-    officer_revoke(actor=None, officer=Officer.objects.get(user=personas.director_a))
-    response = send(program(secret_a))
-    assert response.status_code == 403 and response.json()["error"]["code"] == "PERMISSION_DENIED"
-    assert nothing_written()
+def test_ending_the_office_revokes_its_tokens_and_they_read_nothing_issue_33(world, personas, members, secret_a):
+    """Issue 33, hole 6: a director who leaves the club takes the tokens they made with them: the office's end
+    revokes them (audited, naming why), and no call reads the club's previews any more, hidden names included."""
+    api = program(secret_a)
+    upload_id = send(api).json()["id"]
+    assert api.get(reverse("api:upload", args=[upload_id])).status_code == 200
+    officer_revoke(actor=personas.secretariat, officer=Officer.objects.get(user=personas.director_a))
+    token = ApiToken.objects.get(created_by=personas.director_a)
+    assert token.revoked_at is not None and token.revoked_by == personas.secretariat
+    revoked = AuditEvent.objects.get(action="api.token.revoke", target_id=str(token.pk))
+    assert revoked.payload["reason"] == "office_ended" and revoked.actor == personas.secretariat
+    for call in (api.get(reverse("api:upload", args=[upload_id])), send(api, key="after-end")):
+        assert call.status_code == 401 and call.json()["error"]["code"] == "TOKEN_REVOKED"
+
+
+def test_a_token_reads_nothing_once_its_maker_no_longer_acts_for_the_club_issue_33(world, personas, members, secret_a):
+    """Issue 33, hole 6: also when the office ended without the service (a row deleted, a login deactivated), a
+    token acts only while its maker may act for its club."""
+    api = program(secret_a)
+    upload_id = send(api).json()["id"]
+    Officer.objects.filter(user=personas.director_a).delete()
+    response = api.get(reverse("api:upload", args=[upload_id]))
+    assert response.status_code == 403 and response.json()["error"]["code"] == "TOKEN_MAKER_ENDED"
+    assert "director_a" in response.json()["error"]["message"]
+    officer_assign(actor=None, user=personas.director_a, role="club_director", federation=world.dbf, club=world.club_a)
+    assert api.get(reverse("api:upload", args=[upload_id])).status_code == 200
+    personas.director_a.is_active = False
+    personas.director_a.save()
+    assert api.get(reverse("api:upload", args=[upload_id])).status_code == 403
 
 
 def test_the_upload_size_is_bounded_as_the_upload_form_does(world, members, secret_a, settings):
