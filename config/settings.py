@@ -299,6 +299,27 @@ CACHES = cache_settings(os.environ.get("CACHE_URL", ""))
 #: 3600 seconds; 0: a proxy asks every time too.
 PUBLIC_PROXY_SECONDS = min(max(int(os.environ.get("PUBLIC_PROXY_SECONDS", "30")), 0), 3600)
 
+
+def checkout_release(base: Path) -> str:
+    """The commit the code was checked out at (``.git``'s HEAD, read without running git), or ``""``."""
+    git = base / ".git"
+    try:
+        head = (git / "HEAD").read_text().strip()
+        if not head.startswith("ref: "):
+            return head
+        ref = head.removeprefix("ref: ")
+        if (git / ref).is_file():
+            return (git / ref).read_text().strip()
+        packed = (git / "packed-refs").read_text().splitlines() if (git / "packed-refs").is_file() else []
+        return next((line.split()[0] for line in packed if line.endswith(" " + ref)), "")
+    except OSError:
+        return ""
+
+
+#: The release being served: part of every kept page's key, so that a deploy never serves the pages the
+#: release before rendered. Set RELEASE (a version or commit) where the code is not a git checkout.
+RELEASE = (os.environ.get("RELEASE") or checkout_release(BASE_DIR) or "unreleased")[:64]
+
 # --- Celery: eager in-process without REDIS_URL, a real Redis broker with it ------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"

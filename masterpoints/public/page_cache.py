@@ -88,10 +88,10 @@ def kept_address(request: HttpRequest, parameters: frozenset[str]) -> bool:
 
 
 def _slot(request: HttpRequest, handle: str) -> str:
-    """Where the page is kept: its path and query (in a fixed order), the language, today and the
-    federation's handle (the version is kept with the page)."""
+    """Where the page is kept: the release, its path and query (in a fixed order), the language, today and
+    the federation's handle (the version is kept with the page)."""
     query = urlencode(sorted(request.GET.items()))
-    parts = (request.path, query, get_language(), selectors.today().isoformat(), handle)
+    parts = (settings.RELEASE, request.path, query, get_language(), selectors.today().isoformat(), handle)
     # "kept-page:", not the "page:" of the earlier tuples: a worker of the release before, during a rolling
     # deploy, never reads a KeptPage it cannot unpickle.
     return "kept-page:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()[:40]

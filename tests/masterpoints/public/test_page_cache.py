@@ -271,3 +271,35 @@ def test_a_browsers_page_is_kept_compressed_only_until_a_reader_asks_for_it_as_i
     assert "Content-Encoding" not in plain and gzip.decompress(packed.content) == plain.content
     assert packed["ETag"] == f'{plain["ETag"][:-1]}-gzip"'
     assert [page.gzipped for page in written] == [True, False]
+
+
+def test_a_new_release_never_serves_the_page_the_release_before_kept_issue_33(client, world, settings):
+    """Issue 33 (operations): the kept page's key carries ``RELEASE``, so after a deploy the page is rendered by
+    the new release's templates even while the standings stand still."""
+    paid(world.player, 300)
+    address = player_page(world.player)
+    settings.RELEASE = "release-1"
+    first = client.get(address)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(address)
+    assert len(queries) == 0, "kept for release-1"
+    settings.RELEASE = "release-2"
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(address)
+    assert len(queries) > 0, "release-2 renders its own page"
+    assert again.status_code == 200 and again.content == first.content
+
+
+def test_the_release_is_read_from_the_checkout_without_running_git(tmp_path):
+    from config.settings import checkout_release
+
+    assert checkout_release(tmp_path) == ""
+    git = tmp_path / ".git"
+    (git / "refs" / "heads").mkdir(parents=True)
+    (git / "HEAD").write_text("ref: refs/heads/main\n")
+    (git / "packed-refs").write_text("# pack-refs\nabc123 refs/heads/main\n")
+    assert checkout_release(tmp_path) == "abc123"
+    (git / "refs" / "heads" / "main").write_text("def456\n")
+    assert checkout_release(tmp_path) == "def456"
+    (git / "HEAD").write_text("0123abcd\n")
+    assert checkout_release(tmp_path) == "0123abcd"
