@@ -170,10 +170,27 @@ def job_fail(job: JobRun, *, message: str, figures: dict[str, Any] | None = None
     _end(job, status=JobRun.Status.FAILED, figures=figures, message=message)
 
 
+def job_count(job_id: int, **increments: int) -> None:
+    """Add ``increments`` to figures of the job ``job_id`` (none: nothing happens), under a lock of its row:
+    the job and, after it, the outbox's drain count into the same figures (mails queued, then sent)."""
+    with transaction.atomic():
+        stored = JobRun.objects.select_for_update().filter(pk=job_id).values_list("figures", flat=True).first()
+        if stored is None:
+            return
+        figures = dict(stored)
+        for name, value in increments.items():
+            figures[name] = figures.get(name, 0) + value
+        JobRun.objects.filter(pk=job_id).update(figures=figures)
+
+
 def _end(job: JobRun, *, status: str, figures: dict[str, Any] | None, message: str) -> None:
+    """Record the end; ``figures`` are added to those counted meanwhile (:func:`job_count`), replacing any
+    of the same name."""
     changes: dict[str, Any] = {"status": status, "finished_at": timezone.now(), "message": str(message)[:MESSAGE_LIMIT]}
-    if figures is not None:
-        changes["figures"] = figures
-    JobRun.objects.filter(pk=job.pk).update(**changes)
+    with transaction.atomic():
+        if figures is not None:
+            stored = JobRun.objects.select_for_update().filter(pk=job.pk).values_list("figures", flat=True).first()
+            changes["figures"] = {**(stored or {}), **figures}
+        JobRun.objects.filter(pk=job.pk).update(**changes)
     for name, value in changes.items():
         setattr(job, name, value)

@@ -9,6 +9,8 @@ an error page and never loses a mail or a task.
   the beat job drains every minute.
 - :func:`outbox_drain` (the task's body, in a worker) claims due rows one at a time, sends each outside any
   transaction and marks it done, or schedules the next attempt with a growing delay and keeps the error.
+  A mail written with ``settled`` has its writer told how each attempt ended, in the transaction that
+  records it (the title e-mails mark a club's mail sent, or failed after the last attempt).
 
 Delivery is at least once: a worker that dies between sending an entry and marking it done leaves the claim
 to expire (:data:`LEASE`), and the entry is sent again. Without a broker (a laptop, the tests: Celery is
@@ -29,6 +31,7 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from federation.models import Outbox
 
@@ -64,9 +67,13 @@ def enqueue_mail(
     cc: Iterable[str] = (),
     from_email: str | None = None,
     headers: dict[str, str] | None = None,
+    settled: str = "",
+    ref: dict | None = None,
 ) -> Outbox:
     """An e-mail, sent once the current transaction commits (and retried until it is); ``headers`` are extra
-    message headers (``List-Unsubscribe``)."""
+    message headers (``List-Unsubscribe``). ``settled``: the dotted path of a function called after each
+    attempt as ``settled(ref=ref, error=…, attempts=…, final=…)`` (``error`` ``None``: sent; ``final``: the
+    last attempt failed, the mail is left alone), inside the transaction that records the attempt."""
     payload = {
         "subject": subject,
         "body": body,
@@ -77,6 +84,9 @@ def enqueue_mail(
     }
     if headers:
         payload["headers"] = dict(headers)
+    if settled:
+        payload["settled"] = {"hook": settled, "ref": ref or {}}
+    json.dumps(payload)  # a JSON reference, refused here rather than by the drain
     return _enqueue(Outbox.Kind.MAIL, payload)
 
 
@@ -236,11 +246,17 @@ def _dispatch_task(payload: dict) -> None:
 
 
 def _settle(entry: Outbox, error: str | None, now: datetime.datetime) -> None:
-    if error is None:
-        Outbox.objects.filter(pk=entry.pk).update(done_at=timezone.now(), last_error="")
-        return
+    """Record the attempt: done, or the next attempt :data:`RETRY_BASE` doubled per attempt (at most
+    :data:`RETRY_MAX`) after ``now``; the entry's writer is told in the same transaction."""
     delay = min(RETRY_BASE * 2 ** (entry.attempts - 1), RETRY_MAX)
-    Outbox.objects.filter(pk=entry.pk).update(next_attempt_at=now + delay, last_error=error)
+    with transaction.atomic():
+        if error is None:
+            Outbox.objects.filter(pk=entry.pk).update(done_at=timezone.now(), last_error="")
+        else:
+            Outbox.objects.filter(pk=entry.pk).update(next_attempt_at=now + delay, last_error=error)
+        _tell(entry, error)
+    if error is None:
+        return
     if entry.attempts >= MAX_ATTEMPTS:
         logger.error("outbox: %s entry %s failed %s times, left alone: %s", entry.kind, entry.pk, entry.attempts, error)
     else:
@@ -252,6 +268,20 @@ def _settle(entry: Outbox, error: str | None, now: datetime.datetime) -> None:
             delay,
             error,
         )
+
+
+def _tell(entry: Outbox, error: str | None) -> None:
+    """Call the entry's ``settled`` function (:func:`enqueue_mail`) in a savepoint. Its failure is logged, not
+    raised: the attempt stays recorded, so a mail that went out is never sent again for its writer's fault."""
+    settled = entry.payload.get("settled") if isinstance(entry.payload, dict) else None
+    if not settled:
+        return
+    final = error is not None and entry.attempts >= MAX_ATTEMPTS
+    try:
+        with transaction.atomic():
+            import_string(settled["hook"])(ref=settled["ref"], error=error, attempts=entry.attempts, final=final)
+    except Exception:
+        logger.exception("outbox: %s entry %s: %s could not record the attempt", entry.kind, entry.pk, settled["hook"])
 
 
 def _close(mailer) -> None:

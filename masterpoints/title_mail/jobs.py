@@ -1,7 +1,10 @@
 """The title e-mails as a recorded job (issue 19): the admin's "send the title e-mails now" (a dry run first,
 then a confirmation that queues the run) and the monthly schedule each record one job per federation, with
-its progress (clubs done of clubs to mail) and its figures: mails sent, failed, already sent, busy, with
-nothing new, and the achievements announced (§ 451B)."""
+its progress (clubs done of clubs to mail) and its figures, counted as they become known: clubs whose mail
+was queued, already queued, already sent, busy, with nothing new, or failed (no address), then, as the
+outbox's drain sends them, mails sent (leaving ``queued``) or failed after their last attempt, and the
+achievements announced (§ 451B). The job itself sends nothing and never waits for the mail server
+(issue 33)."""
 
 from __future__ import annotations
 
@@ -12,15 +15,16 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from federation.jobs import error_message, job_fail, job_finish, job_progress, job_start
+from federation.jobs import error_message, job_count, job_fail, job_finish, job_progress, job_start
 from federation.models import Federation, JobRun
 from federation.outbox import enqueue_task
 from federation.rulesets import rules_or_built_in
 from masterpoints.title_mail.services import RunReport, month_check, title_mail_run
 from office.access import is_secretariat
 
-#: The outcomes of a club's mail counted in a job's figures (``ClubOutcome.result``).
-RESULTS = ("sent", "failed", "already_sent", "busy", "nothing")
+#: A title-mail job's figures, all shown from its start: the clubs' outcomes (``ClubOutcome.result``), then
+#: the mails the outbox sent or gave up, and the achievements those sent announced.
+FIGURES = ("queued", "already_queued", "already_sent", "busy", "nothing", "failed", "sent", "announced")
 
 
 def _check(actor, federation: Federation, month: datetime.date, today: datetime.date) -> None:
@@ -50,44 +54,29 @@ def title_mail_request(*, actor, federation: Federation, month: datetime.date, t
     return job
 
 
-def figures_of(report: RunReport) -> dict[str, int]:
-    """A run's figures: clubs per outcome, achievements announced, achievements of players with no home club."""
-    figures = {result: 0 for result in RESULTS}
-    for outcome in report.outcomes:
-        figures[outcome.result] = figures.get(outcome.result, 0) + 1
-    figures["announced"] = sum(outcome.announced for outcome in report.outcomes if outcome.result == "sent")
-    figures["homeless"] = report.homeless
-    return figures
-
-
 def title_mail_job(*, job: JobRun, month: datetime.date, today=None) -> RunReport:
-    """Run ``month``'s title e-mails of the job's federation, recording the clubs done after each club's
-    transaction, and the figures at the end. A run in which a club's mail failed ends as failed, naming the
-    clubs and errors (those mails are retried by the next run); call it outside any transaction."""
+    """Run ``month``'s title e-mails of the job's federation: each club's mail written to the outbox in the
+    club's own transaction, its outcome counted there, the clubs done recorded after it, and the achievements
+    of players without a home club at the end. A run in which a club's mail could not be queued ends as
+    failed, naming the clubs and why (the next run writes them); call it outside any transaction."""
     federation = job.federation
+    job_count(job.pk, **dict.fromkeys(FIGURES, 0))
 
     def progress(done: int, total: int) -> None:
-        job_progress(job, stage=_("mailing the clubs"), done=done, total=total)
+        job_progress(job, stage=_("queueing the clubs' mails"), done=done, total=total)
 
     try:
-        report = title_mail_run(month=month, today=today, federations=[federation], actor=job.actor, progress=progress)[
-            federation.code
-        ]
+        report = title_mail_run(
+            month=month, today=today, federations=[federation], actor=job.actor, progress=progress, job=job
+        )[federation.code]
     except Exception as error:
         job_fail(job, message=error_message(error))
         raise
-    figures = figures_of(report)
+    figures = {"homeless": report.homeless}
     if report.failed:
         failures = "; ".join(f"{outcome.club}: {outcome.error}" for outcome in report.failed)
-        job_fail(
-            job,
-            figures=figures,
-            message=_("%(count)d club mails failed: %(failures)s")
-            % {
-                "count": len(report.failed),
-                "failures": failures,
-            },
-        )
+        message = _("%(count)d club mails failed: %(failures)s") % {"count": len(report.failed), "failures": failures}
+        job_fail(job, figures=figures, message=message)
     else:
         job_finish(job, figures=figures)
     return report

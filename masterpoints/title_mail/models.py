@@ -10,12 +10,14 @@ from federation.models import Federation
 
 
 class TitleMailing(models.Model):
-    """One club's title e-mail of one month (§ 451B): claimed under a row lock, sent, then recorded.
+    """One club's title e-mail of one month (§ 451B): claimed under a row lock, queued in the outbox, then
+    recorded as sent or failed by the outbox's drain (``masterpoints.title_mail.services``).
 
-    ``achievement_ids`` are the :class:`TitleAchievement` rows the sent mail announced; they get their
-    ``announced_at`` in the same transaction that marks this row sent, and only after the SMTP server
-    accepted the message (``masterpoints.title_mail``). A failed send is recorded here and retried by the
-    next run; it is never dropped.
+    ``pending`` with ``achievement_ids``: queued, the :class:`TitleAchievement` rows the mail announces; they
+    get their ``announced_at`` in the same transaction that marks this row sent, once the SMTP server
+    accepted the message. ``attempts`` and ``last_error`` follow the outbox's attempts. A mail that failed
+    its last attempt, or could not be queued (no address), is ``failed`` and written again by the next run;
+    it is never dropped.
     """
 
     class Status(models.TextChoices):
@@ -51,3 +53,8 @@ class TitleMailing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} {self.month:%Y-%m}: {self.get_status_display()}"
+
+    @property
+    def is_queued(self) -> bool:
+        """Written to the outbox and not yet sent or given up."""
+        return self.status == self.Status.PENDING and bool(self.achievement_ids)

@@ -9,40 +9,43 @@ Exactly once. Every achievement is announced in one sent mail, even when a run i
 
 1. A club's mail is a :class:`~masterpoints.models.TitleMailing` row per (club, month), claimed with
    ``SELECT … FOR UPDATE SKIP LOCKED``: a second process running at the same time skips the club.
-2. Inside that one transaction the club's unannounced achievements are locked, the mail is sent (retried
-   with back-off on :class:`smtplib.SMTPException`), and only when the SMTP server accepted it are the
-   achievements marked announced and the row marked sent, with an audit row. Then it commits.
-3. A process that dies before the commit (between clubs or in the middle of one) leaves no trace: the
-   transaction rolls back, the locks go, and the next run sends that club's mail. A club already sent is
-   skipped. A send that keeps failing is recorded (status ``failed``, the error) and retried next run;
-   the command's exit status and the admin report it.
+2. Inside that one transaction the club's unannounced achievements are locked, the mail is rendered and
+   written to the outbox (:func:`federation.outbox.enqueue_mail`), and the mailing records what it
+   announces (``pending``, with its ``achievement_ids``: queued). Then it commits. No mail is sent inside
+   the run, so an SMTP outage costs the run nothing (issue 33: it spent 35 s a club in retries).
+3. The outbox's drain sends it after commit and retries a failure with back-off (a minute, doubled up to an
+   hour, for about three days). After each attempt it tells :func:`title_mail_settled`, in the transaction
+   that records the attempt: once sent, the achievements are marked announced and the mailing sent (audited);
+   after the last failed attempt the mailing is failed, with the error, and the next run writes it again.
+4. Achievements in a queued mailing are not put in another club's or month's mail; a run repeated while a
+   mail waits in the outbox finds the club ``already_queued``. A process that dies before a club's commit
+   leaves no trace: the transaction rolls back, and the next run writes that club's mail.
 
-The one window no database can close is between the SMTP server's "250 OK" and the commit: a death
-exactly there sends that club's mail again next run. The mail then carries the same ``Message-ID``
-(stable per club and month), so the duplicate is recognisable.
+The one window no database can close is between the SMTP server's "250 OK" and the drain's record of it: a
+death exactly there sends that club's mail again (the outbox's lease). The mail then carries the same
+``Message-ID`` (stable per club and month), so the duplicate is recognisable.
 """
 
 from __future__ import annotations
 
 import datetime
 import logging
-import smtplib
-import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubMembership
+from federation.jobs import job_count
 from federation.mail import club_language
-from federation.models import Federation
+from federation.models import Federation, JobRun
+from federation.outbox import enqueue_mail
 from federation.refusals import refusals
 from federation.rulesets import rules_or_built_in
 from federation.schemes import scheme_of
@@ -128,11 +131,22 @@ def _home_members(club: Club):
     return ClubMembership.objects.filter(club=club, is_home=True).values("player_id")
 
 
+def _queued(federation_id: int) -> set[int]:
+    """The achievements of the federation's mailings queued in the outbox: that mail announces them."""
+    mailings = TitleMailing.objects.filter(federation_id=federation_id, status=TitleMailing.Status.PENDING)
+    return {pk for ids in mailings.values_list("achievement_ids", flat=True) for pk in ids}
+
+
+def _unannounced(federation_id: int):
+    """The federation's achievements no sent or queued mail announces."""
+    return TitleAchievement.objects.filter(federation_id=federation_id, announced_at__isnull=True).exclude(
+        pk__in=_queued(federation_id)
+    )
+
+
 def _pending(club: Club, *, lock: bool):
-    """The club's home members' unannounced achievements (locked, when sending)."""
-    queryset = TitleAchievement.objects.filter(
-        federation_id=club.federation_id, announced_at__isnull=True, player_id__in=_home_members(club)
-    ).order_by("player_id", "rung")
+    """The club's home members' achievements no mail announces yet (locked, when queueing)."""
+    queryset = _unannounced(club.federation_id).filter(player_id__in=_home_members(club)).order_by("player_id", "rung")
     if lock:
         queryset = queryset.select_for_update(of=("self",))
     return list(queryset.select_related("player"))
@@ -192,7 +206,8 @@ def club_letter(club: Club, *, lock: bool = False) -> ClubLetter:
     return ClubLetter(club, announcements, close)
 
 
-def _message(letter: ClubLetter, month: datetime.date) -> EmailMultiAlternatives:
+def _message(letter: ClubLetter, month: datetime.date) -> dict:
+    """The club's mail in its own language, as :func:`~federation.outbox.enqueue_mail` takes it."""
     club = letter.club
     context = {
         "club": club,
@@ -209,28 +224,7 @@ def _message(letter: ClubLetter, month: datetime.date) -> EmailMultiAlternatives
     domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")[2] or "localhost"
     # Stable per club and month (not make_msgid's random one): a resend after a crash is recognisable.
     message_id = f"<titles.{club.federation.code}.{club.number}.{month:%Y%m}@{domain}>"
-    message = EmailMultiAlternatives(
-        subject, text, settings.DEFAULT_FROM_EMAIL, [club.email], headers={"Message-ID": message_id}
-    )
-    message.attach_alternative(html, "text/html")
-    return message
-
-
-def _send(message: EmailMultiAlternatives) -> tuple[int, str]:
-    """Send with retries and back-off on SMTP errors: (attempts used, last error or "")."""
-    delays = tuple(settings.TITLE_MAIL_RETRY_DELAYS)
-    error = ""
-    for attempt in range(1, len(delays) + 2):
-        try:
-            message.connection = get_connection(fail_silently=False)
-            message.send(fail_silently=False)
-            return attempt, ""
-        except (smtplib.SMTPException, OSError) as exc:
-            error = f"{type(exc).__name__}: {exc}"
-            logger.warning("title e-mail to %s failed (attempt %s): %s", message.to, attempt, error)
-            if attempt <= len(delays):
-                time.sleep(delays[attempt - 1])
-    return len(delays) + 1, error
+    return {"subject": subject, "body": text, "html": html, "to": [club.email], "headers": {"Message-ID": message_id}}
 
 
 # --- the services -----------------------------------------------------------------------------------------
@@ -239,70 +233,102 @@ def _send(message: EmailMultiAlternatives) -> tuple[int, str]:
 @dataclass
 class ClubOutcome:
     club: Club
-    result: str  # sent, already_sent, busy, nothing, failed, dry_run
+    result: str  # queued, already_queued, already_sent, busy, nothing, failed, dry_run
     announced: int = 0
     close: int = 0
     error: str = ""
 
 
-def title_mail_club(*, club: Club, month: datetime.date, actor=None) -> ClubOutcome:
-    """Send ``club``'s title e-mail of ``month`` once (§ 451B); see the module docstring for exactly-once.
+#: The function the outbox tells how each attempt at a club's mail ended.
+SETTLED = "masterpoints.title_mail.services.title_mail_settled"
 
-    Returns what happened: ``sent``, ``already_sent``, ``busy`` (another process holds it), ``nothing``
-    (no new title), or ``failed`` (recorded on the mailing with the error, retried next run).
+
+def title_mail_club(*, club: Club, month: datetime.date, actor=None, job: JobRun | None = None) -> ClubOutcome:
+    """Queue ``club``'s title e-mail of ``month`` once (§ 451B); see the module docstring for exactly-once.
+
+    Returns what happened: ``queued`` (written to the outbox), ``already_queued`` (waiting there),
+    ``already_sent``, ``busy`` (another process holds it), ``nothing`` (no new title), or ``failed`` (no
+    address: recorded on the mailing, written by the next run). ``job``: its figures count the outcome, in
+    the club's transaction, and the outbox's drain counts the mail sent or failed into them later.
     """
     with transaction.atomic():
         mailing, _created = TitleMailing.objects.get_or_create(
             club=club, month=month, defaults={"federation_id": club.federation_id}
         )
     with transaction.atomic():
-        locked = TitleMailing.objects.select_for_update(skip_locked=True).filter(pk=mailing.pk).first()
-        if locked is None:
-            return ClubOutcome(club, "busy")
-        if locked.status == TitleMailing.Status.SENT:
-            return ClubOutcome(club, "already_sent", announced=len(locked.achievement_ids))
-        letter = club_letter(club, lock=True)
-        ids = letter.achievement_ids
-        if not ids:
-            if locked.status == TitleMailing.Status.PENDING and locked.attempts == 0:
-                locked.delete()
-            return ClubOutcome(club, "nothing")
-        if not club.email:
-            error = str(refusal("NO_CLUB_ADDRESS", club=str(club)).messages[0])
-            return _failed(locked, attempts=0, error=error, ids=ids, actor=actor)
-        message = _message(letter, month)
-        attempts, error = _send(message)
-        if error:
-            error = str(refusal("SMTP_FAILED", attempts=attempts, error=error).messages[0])
-            return _failed(locked, attempts=attempts, error=error, ids=ids, actor=actor)
+        outcome = _club_outcome(mailing, club, month, actor, job)
+        if job is not None:
+            job_count(job.pk, **{outcome.result: 1})
+        return outcome
+
+
+def _club_outcome(mailing: TitleMailing, club: Club, month: datetime.date, actor, job: JobRun | None) -> ClubOutcome:
+    locked = TitleMailing.objects.select_for_update(skip_locked=True).filter(pk=mailing.pk).first()
+    if locked is None:
+        return ClubOutcome(club, "busy")
+    if locked.status == TitleMailing.Status.SENT:
+        return ClubOutcome(club, "already_sent", announced=len(locked.achievement_ids))
+    if locked.is_queued:
+        return ClubOutcome(club, "already_queued", announced=len(locked.achievement_ids))
+    letter = club_letter(club, lock=True)
+    ids = letter.achievement_ids
+    if not ids:
+        if locked.status == TitleMailing.Status.PENDING and locked.attempts == 0:
+            locked.delete()
+        return ClubOutcome(club, "nothing")
+    if not club.email:
+        error = str(refusal("NO_CLUB_ADDRESS", club=str(club)).messages[0])
+        locked.status = TitleMailing.Status.FAILED
+        locked.last_error = error
+        locked.save()
+        payload = {"achievements": ids, "error": error}
+        audit_record(actor=actor, action="title_mail.failed", target=locked, payload=payload)
+        logger.error("title e-mail of %s for %s not queued: %s", club, month, error)
+        return ClubOutcome(club, "failed", error=error)
+    message = _message(letter, month)
+    enqueue_mail(**message, settled=SETTLED, ref={"mailing": locked.pk, "job": job.pk if job is not None else None})
+    locked.status = TitleMailing.Status.PENDING
+    locked.achievement_ids = ids
+    locked.close_count = len(letter.close)
+    locked.recipients = club.email
+    locked.message_id = message["headers"]["Message-ID"]
+    locked.last_error = ""
+    locked.save()
+    payload = {"achievements": ids, "close": len(letter.close)}
+    audit_record(actor=actor, action="title_mail.queued", target=locked, payload=payload)
+    return ClubOutcome(club, "queued", announced=len(letter.announcements), close=len(letter.close))
+
+
+def title_mail_settled(*, ref: dict, error: str | None, attempts: int, final: bool) -> None:
+    """The outbox's word on one attempt at a club's queued title e-mail (§ 451B), in the transaction that
+    records the attempt: sent, the mailing's achievements are announced and the mailing is sent (audited);
+    failed, the attempt and its error are shown on the mailing; failed for the last time, the mailing is
+    failed (audited, logged as an error), and its achievements go into the next run's mail. The job that
+    queued it (``ref["job"]``) counts the mail sent or failed."""
+    mailing = TitleMailing.objects.select_for_update().filter(pk=ref["mailing"]).first()
+    if mailing is None or not mailing.is_queued:
+        return
+    mailing.attempts += 1
+    if error is not None and not final:
+        mailing.last_error = error
+        mailing.save(update_fields=["attempts", "last_error", "updated_at"])
+        return
+    ids = mailing.achievement_ids
+    if error is None:
         now = timezone.now()
         TitleAchievement.objects.filter(pk__in=ids, announced_at__isnull=True).update(announced_at=now)
-        locked.status = TitleMailing.Status.SENT
-        locked.attempts += attempts
-        locked.sent_at = now
-        locked.achievement_ids = ids
-        locked.close_count = len(letter.close)
-        locked.recipients = club.email
-        locked.message_id = message.extra_headers["Message-ID"]
-        locked.last_error = ""
-        locked.save()
-        audit_record(
-            actor=actor,
-            action="title_mail.sent",
-            target=locked,
-            payload={"achievements": ids, "close": len(letter.close), "attempts": attempts},
-        )
-        return ClubOutcome(club, "sent", announced=len(letter.announcements), close=len(letter.close))
-
-
-def _failed(locked: TitleMailing, *, attempts: int, error: str, ids: list[int], actor) -> ClubOutcome:
-    locked.status = TitleMailing.Status.FAILED
-    locked.attempts += attempts
-    locked.last_error = error
-    locked.save()
-    audit_record(actor=actor, action="title_mail.failed", target=locked, payload={"achievements": ids, "error": error})
-    logger.error("title e-mail of %s for %s failed: %s", locked.club, locked.month, error)
-    return ClubOutcome(locked.club, "failed", error=error)
+        mailing.status, mailing.sent_at, mailing.last_error = TitleMailing.Status.SENT, now, ""
+        counts = {"queued": -1, "sent": 1, "announced": len(ids)}
+    else:
+        mailing.status = TitleMailing.Status.FAILED
+        mailing.last_error = str(refusal("SMTP_FAILED", attempts=attempts, error=error).messages[0])
+        counts = {"queued": -1, "failed": 1}
+        logger.error("title e-mail of %s for %s failed: %s", mailing.club, mailing.month, mailing.last_error)
+    mailing.save()
+    action = "title_mail.sent" if error is None else "title_mail.failed"
+    audit_record(actor=None, action=action, target=mailing, payload={"achievements": ids, "attempts": mailing.attempts})
+    if ref.get("job") is not None:
+        job_count(ref["job"], **counts)
 
 
 @dataclass
@@ -318,8 +344,8 @@ class RunReport:
 
 
 def clubs_to_mail(federation: Federation) -> list[Club]:
-    """Active clubs whose home members have an unannounced achievement, by club number."""
-    players = TitleAchievement.objects.filter(federation=federation, announced_at__isnull=True).values("player_id")
+    """Active clubs whose home members have an achievement no sent or queued mail announces, by club number."""
+    players = _unannounced(federation.pk).values("player_id")
     clubs = ClubMembership.objects.filter(is_home=True, player_id__in=players, club__active=True).values("club_id")
     return list(Club.objects.filter(federation=federation, pk__in=clubs).order_by("number"))
 
@@ -332,12 +358,14 @@ def title_mail_run(
     dry_run: bool = False,
     actor=None,
     progress: Callable[[int, int], None] | None = None,
+    job: JobRun | None = None,
 ) -> dict[str, RunReport]:
     """Every club's title e-mail of ``month``, per federation (§ 451B); refused outside September–April.
 
     ``dry_run`` sends and writes nothing: each club's outcome is ``dry_run`` with what it would announce.
     ``progress(done, total)`` is called before each club and after the last one, between the clubs' own
-    transactions (the job record's progress, :mod:`masterpoints.title_mail.jobs`).
+    transactions (the job record's progress, :mod:`masterpoints.title_mail.jobs`); ``job`` counts each
+    club's outcome (:func:`title_mail_club`).
     """
     today = today or timezone.localdate()
     federations = list(federations if federations is not None else Federation.objects.order_by("pk"))
@@ -358,7 +386,7 @@ def title_mail_run(
                 letter = club_letter(club)
                 report.outcomes.append(ClubOutcome(club, "dry_run", len(letter.announcements), len(letter.close)))
             else:
-                report.outcomes.append(title_mail_club(club=club, month=month, actor=actor))
+                report.outcomes.append(title_mail_club(club=club, month=month, actor=actor, job=job))
         if progress is not None:
             progress(len(clubs), len(clubs))
         reports[federation.code] = report

@@ -23,8 +23,10 @@ def title_mail_monthly() -> dict[str, dict[str, int]]:
     """On the 1st of each month September–April (§ 451B): every club's title e-mail of this month, recorded
     as one job per federation (issue 19).
 
-    Safe to run twice (a club already sent is skipped); failures are recorded on the mailing and the job and
-    retried by the next run, and logged as errors. Returns the clubs per outcome, per federation code.
+    Writes each club's mail to the outbox, which sends it and retries a failure with back-off; safe to run
+    twice (a club whose mail is queued or sent is skipped, nothing is queued twice). A club that cannot be
+    queued (no address) is recorded on the mailing and the job and written by the next run. Returns the
+    clubs per outcome, per federation code.
     """
     month = timezone.localdate().replace(day=1)
     federations = list(Federation.objects.order_by("pk"))
@@ -47,8 +49,8 @@ def title_mail_monthly() -> dict[str, dict[str, int]]:
 @shared_task(name="masterpoints.title_mail.tasks.title_mail_send")
 def title_mail_send(job_id: int, month: str) -> dict[str, int]:
     """The run the admin confirmed after its dry run: ``month`` (ISO date of its first day) of the job's
-    federation. No retries: a failed mail is recorded on its mailing and retried by the next run; a
-    redelivery of an ended job does nothing. Returns the job's figures."""
+    federation. No retries of its own: the outbox retries each club's mail; a redelivery of an ended job
+    does nothing. Returns the job's figures."""
     job = JobRun.objects.select_related("federation", "actor").get(pk=job_id)
     if job.status != JobRun.Status.RUNNING:
         return {}

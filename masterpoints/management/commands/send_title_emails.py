@@ -15,9 +15,10 @@ from masterpoints.title_mail.services import RunReport, month_check, month_parse
 
 class Command(BaseCommand):
     help = (
-        "Sends each club the month's title e-mail (§ 451B): members who reached a higher title or category since "
-        "the last mailing, and those close to their next one. Each achievement is announced once; running it "
-        "again sends nothing twice. Exit status 1 when a club's mail failed (it is retried next run). "
+        "Queues each club's title e-mail of the month in the outbox (§ 451B), which sends it and retries a "
+        "failure with back-off: members who reached a higher title or category since the last mailing, and "
+        "those close to their next one. Each achievement is announced once; running it again queues nothing "
+        "twice. Exit status 1 when a club's mail could not be queued (no address; written again next run). "
         "Each federation's run is recorded as a job in the admin."
     )
 
@@ -60,7 +61,7 @@ class Command(BaseCommand):
                 self.stdout.write(f"  {report.homeless} achievements of players without a home club stay pending")
             failed += len(report.failed)
         if failed:
-            raise CommandError(f"{failed} club mails failed; they are recorded and will be retried next run.")
+            raise CommandError(f"{failed} club mails failed; they are recorded and will be written next run.")
 
 
 def _recorded_run(federation: Federation, month) -> RunReport:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import datetime
 import io
+import smtplib
 import threading
+import time
 
 import pytest
 from django.core import mail
@@ -19,8 +21,9 @@ from django.utils import timezone
 from clubs.models import ClubMembership
 from federation import jobs
 from federation.jobs import LEASE, job_progress, job_start
-from federation.models import JobRun, Player
-from masterpoints.models import Standing, TitleMailing
+from federation.models import JobRun, Outbox, Player
+from federation.outbox import RETRY_BASE, outbox_drain
+from masterpoints.models import Standing, TitleAchievement, TitleMailing
 from masterpoints.standings.jobs import standings_rebuild_job, standings_rebuild_request
 from masterpoints.standings.services import standings_rebuild_figures, standings_refresh_players
 from masterpoints.standings.tasks import standings_rebuild_all
@@ -179,18 +182,117 @@ def test_the_command_and_the_nightly_task_record_their_rebuilds_too_issue_19(wor
 # --- the title e-mails -------------------------------------------------------------------------------------------
 
 
-def test_a_title_mail_run_records_mails_sent_and_failed_and_ends_failed_naming_the_club_issue_19_451b(world):
+def test_a_title_mail_run_records_mails_queued_and_failed_and_ends_failed_naming_the_club_issue_19_451b(world):
     world.club_a.email = "a@example.com"
     world.club_a.save()
     titled(world.club_a, "701")
-    titled(world.club_b, "702")  # club B has no e-mail address: its mail fails
+    titled(world.club_b, "702")  # club B has no e-mail address: its mail cannot be queued
     job = job_start(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf, actor=None)
     title_mail_job(job=job, month=OCTOBER, today=OCTOBER)
     job.refresh_from_db()
     assert job.status == "failed" and "Bridgeklubben B" in job.message
-    assert (job.figures["sent"], job.figures["failed"], job.figures["announced"]) == (1, 1, 1)
+    assert (job.figures["queued"], job.figures["failed"], job.figures["sent"]) == (1, 1, 0)
     assert (job.done, job.total) == (2, 2)
+    assert not mail.outbox  # the job sends nothing itself: the outbox's drain does
+    outbox_drain()
+    job.refresh_from_db()
+    assert (job.figures["queued"], job.figures["sent"], job.figures["announced"]) == (0, 1, 1)
     assert len(mail.outbox) == 1
+
+
+class DownBackend:
+    """An SMTP server that is away: every send raises at once, and is counted."""
+
+    calls = 0
+
+    def __init__(self, **kwargs):
+        pass
+
+    def open(self):
+        DownBackend.calls += 1
+        raise smtplib.SMTPConnectError(421, "mail server down")
+
+    def close(self):
+        pass
+
+    def send_messages(self, messages):
+        self.open()
+
+
+@pytest.fixture
+def smtp_down(settings, monkeypatch):
+    """The mail server is down, and nothing may sleep (a job never waits for it, issue 33)."""
+    DownBackend.calls = 0
+    settings.EMAIL_BACKEND = f"{__name__}.DownBackend"
+
+    def no_sleep(seconds):
+        raise AssertionError(f"slept {seconds} s")
+
+    monkeypatch.setattr(time, "sleep", no_sleep)
+    return settings
+
+
+def test_with_the_mail_server_down_the_title_mail_job_queues_each_clubs_mail_and_ends_without_trying_it_issue_33(
+    world, smtp_down, django_capture_on_commit_callbacks
+):
+    """Issue 33 (9): SMTP down cost 35 s a club inside the job. The job writes each club's mail to the outbox
+    in the club's transaction and ends; each commit's drain tries that mail once and leaves it for later."""
+    for club, number in ((world.club_a, "731"), (world.club_b, "732")):
+        club.email = f"{number}@example.com"
+        club.save()
+        titled(club, number)
+    job = job_start(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf, actor=None)
+    with django_capture_on_commit_callbacks() as drains:
+        title_mail_job(job=job, month=OCTOBER, today=OCTOBER)
+    job.refresh_from_db()
+    assert job.status == "succeeded" and DownBackend.calls == 0  # it ended without asking the mail server
+    assert (job.figures["queued"], job.figures["sent"], job.figures["failed"]) == (2, 0, 0)
+    mails = Outbox.objects.filter(kind="mail").order_by("pk")
+    assert [entry.payload["to"] for entry in mails] == [["731@example.com"], ["732@example.com"]]
+    for drain in drains:  # after each club's commit (Celery eager; a worker's drain task otherwise)
+        drain()
+    assert DownBackend.calls == 2 and list(TitleMailing.objects.values_list("status", flat=True)) == ["pending"] * 2
+    assert all(entry.attempts == 1 and "mail server down" in entry.last_error for entry in mails.all())
+
+
+def test_a_title_mail_waits_out_its_back_off_and_is_sent_by_a_drain_once_the_mail_server_is_back_issue_33(
+    world, smtp_down, settings, monkeypatch
+):
+    world.club_a.email = "a@example.com"
+    world.club_a.save()
+    player = titled(world.club_a, "741")
+    job = job_start(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf, actor=None)
+    title_mail_job(job=job, month=OCTOBER, today=OCTOBER)
+    start = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: start)
+    outbox_drain()  # attempt 1 fails: the next in RETRY_BASE, then twice that
+    outbox_drain(now=start + RETRY_BASE - datetime.timedelta(seconds=1))
+    assert DownBackend.calls == 1  # not yet due
+    outbox_drain(now=start + RETRY_BASE)
+    assert DownBackend.calls == 2
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"  # the server is back
+    outbox_drain(now=start + RETRY_BASE + 2 * RETRY_BASE - datetime.timedelta(seconds=1))
+    assert not mail.outbox  # the second back-off is twice the first
+    outbox_drain(now=start + 3 * RETRY_BASE)
+    assert [message.to for message in mail.outbox] == [["a@example.com"]]
+    mailing = TitleMailing.objects.get()
+    assert (mailing.status, mailing.attempts, mailing.last_error) == ("sent", 3, "")
+    assert TitleAchievement.objects.get(player=player).announced_at == start
+    job.refresh_from_db()
+    assert (job.figures["queued"], job.figures["sent"], job.figures["announced"]) == (0, 1, 1)
+
+
+def test_the_monthly_title_mails_run_twice_while_the_mail_server_is_down_queue_each_clubs_mail_once_issue_33(
+    world, smtp_down, october
+):
+    world.club_a.email = "a@example.com"
+    world.club_a.save()
+    titled(world.club_a, "751")
+    assert title_mail_monthly()["dbf"] == {"queued": 1}
+    assert title_mail_monthly()["dbf"] == {}  # its achievements wait in the queued mail
+    assert Outbox.objects.filter(kind="mail").count() == 1
+    second = JobRun.objects.filter(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf).first()
+    assert second.status == "succeeded" and second.figures["queued"] == 0
 
 
 def test_the_title_mail_dry_run_sends_nothing_and_the_confirmation_queues_a_recorded_run_issue_19(
@@ -209,7 +311,7 @@ def test_the_title_mail_dry_run_sends_nothing_and_the_confirmation_queues_a_reco
         sent = client.post(url, {"federation": world.dbf.pk, "month": "2025-10", "send": "1"})
     job = JobRun.objects.get(kind=JobRun.Kind.TITLE_MAIL)
     assert sent.url == job_page(job)
-    assert (job.status, job.figures["sent"], job.figures["failed"]) == ("succeeded", 1, 0)
+    assert (job.status, job.figures["queued"], job.figures["sent"], job.figures["failed"]) == ("succeeded", 0, 1, 0)
     assert len(mail.outbox) == 1
 
 
@@ -225,10 +327,10 @@ def test_the_monthly_schedule_and_the_command_record_a_job_per_federation_issue_
     world.club_a.email = "a@example.com"
     world.club_a.save()
     titled(world.club_a, "721")
-    assert title_mail_monthly()["dbf"] == {"sent": 1}
+    assert title_mail_monthly()["dbf"] == {"queued": 1}
     jobs = {job.federation.code: job for job in JobRun.objects.filter(kind=JobRun.Kind.TITLE_MAIL)}
     assert set(jobs) == {"dbf", "hbs"} and {job.status for job in jobs.values()} == {"succeeded"}
-    assert (jobs["dbf"].figures["sent"], jobs["hbs"].figures["sent"]) == (1, 0)
+    assert (jobs["dbf"].figures["queued"], jobs["hbs"].figures["queued"]) == (1, 0)
     call_command("send_title_emails", "--federation", "dbf", "--month", "2025-10", stdout=io.StringIO())
     assert JobRun.objects.filter(kind=JobRun.Kind.TITLE_MAIL, federation=world.dbf).count() == 2
     call_command("send_title_emails", "--dry-run", "--month", "2025-10", stdout=io.StringIO())

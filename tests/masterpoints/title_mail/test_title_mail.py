@@ -1,6 +1,7 @@
 """The monthly title e-mail (§ 451B) against a real SMTP server on localhost (aiosmtpd): each achievement is
-announced exactly once, also when the job runs twice or is killed half-way; failed sends are retried and
-reported, never dropped."""
+announced exactly once, also when the job runs twice or is killed half-way; the job writes each club's mail
+to the outbox, whose drain sends it and retries a failure with back-off; a mail that fails its last attempt
+is reported and written again, never dropped (issue 33)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,12 @@ from aiosmtpd.controller import Controller
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.models import ClubMembership
-from federation.models import AuditEvent, Player
+from federation import outbox
+from federation.models import AuditEvent, JobRun, Player
+from federation.outbox import outbox_drain
 from masterpoints.models import Award, TitleAchievement, TitleMailing
 from masterpoints.standings.services import standings_refresh_players
 from masterpoints.title_mail.services import month_check, month_parse, title_mail_run
@@ -88,7 +92,6 @@ def smtp(settings, inbox):
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST = "127.0.0.1"
     settings.EMAIL_PORT = inbox.port
-    settings.TITLE_MAIL_RETRY_DELAYS = (0, 0)
     return inbox
 
 
@@ -125,7 +128,11 @@ def clubs(world):
 
 
 def run(**kwargs):
-    return title_mail_run(month=kwargs.pop("month", OCTOBER), today=TODAY, **kwargs)
+    """A run, and the outbox's drain after it (a worker's, or the laptop's after each club's commit)."""
+    month = kwargs.pop("month", OCTOBER)
+    reports = title_mail_run(month=month, today=kwargs.pop("today", TODAY), **kwargs)
+    outbox_drain()
+    return reports
 
 
 # --- who is announced, in which language -------------------------------------------------------------------
@@ -136,7 +143,7 @@ def test_each_club_is_mailed_its_members_new_titles_in_its_own_language_with_tex
     bo = member(clubs.club_b, "502", 250, first="Bo")
     member(clubs.club_b, "503", 100)  # no title yet
     reports = run(federations=[clubs.dbf])
-    assert [o.result for o in reports["dbf"].outcomes] == ["sent", "sent"]
+    assert [o.result for o in reports["dbf"].outcomes] == ["queued", "queued"]
     by_to = {m["To"]: m for m in smtp.messages}
     danish, english = by_to["a@example.com"], by_to["b@example.com"]
     assert "oktober 2025" in danish["Subject"] and "October 2025" in english["Subject"]
@@ -211,29 +218,41 @@ def test_running_twice_announces_every_title_once_and_a_later_title_goes_in_a_la
     assert again["dbf"].outcomes == [] and len(smtp.messages) == 1
     newcomer = member(clubs.club_a, "532", 250)
     call_command("send_title_emails", "--month", "2025-10", "--federation", "dbf")  # October's mail: sent already
+    outbox_drain()
     assert len(smtp.messages) == 1 and TitleAchievement.objects.get(player=newcomer).announced_at is None
-    title_mail_run(month=datetime.date(2025, 11, 1), today=datetime.date(2025, 11, 1), federations=[clubs.dbf])
+    run(month=datetime.date(2025, 11, 1), today=datetime.date(2025, 11, 1), federations=[clubs.dbf])
     assert len(smtp.messages) == 2 and "532" in smtp.texts()[1] and "531" not in smtp.texts()[1]
 
 
-def test_a_refused_send_is_retried_with_backoff_and_then_delivered(clubs, smtp):
-    member(clubs.club_a, "541", 250)
+def test_a_refused_send_is_retried_by_the_outbox_after_its_back_off_and_then_delivered(clubs, smtp):
+    p = member(clubs.club_a, "541", 250)
     smtp.refuse = 1
     [outcome] = run(federations=[clubs.dbf])["dbf"].outcomes
-    assert outcome.result == "sent" and len(smtp.messages) == 1
-    assert TitleMailing.objects.get().attempts == 2
-
-
-def test_a_send_that_keeps_failing_is_recorded_reported_by_the_exit_status_and_sent_by_the_next_run(clubs, smtp):
-    p = member(clubs.club_a, "551", 250)
-    smtp.refuse = 3
-    with pytest.raises(CommandError, match="1 club mails failed"):
-        call_command("send_title_emails", "--month", "2025-10", "--federation", "dbf")
     mailing = TitleMailing.objects.get()
-    assert mailing.status == "failed" and mailing.attempts == 3 and "451" in mailing.last_error
+    assert outcome.result == "queued" and smtp.messages == []
+    assert (mailing.status, mailing.attempts) == ("pending", 1) and "451" in mailing.last_error
+    assert TitleAchievement.objects.get(player=p).announced_at is None
+    outbox_drain(now=timezone.now() + outbox.RETRY_BASE)
+    mailing.refresh_from_db()
+    assert (mailing.status, mailing.attempts, mailing.last_error) == ("sent", 2, "") and len(smtp.messages) == 1
+    assert TitleAchievement.objects.get(player=p).announced_at is not None
+
+
+def test_a_mail_that_fails_its_last_attempt_is_recorded_and_written_again_by_the_next_run(clubs, smtp, monkeypatch):
+    monkeypatch.setattr(outbox, "MAX_ATTEMPTS", 2)
+    p = member(clubs.club_a, "551", 250)
+    smtp.refuse = 2
+    call_command("send_title_emails", "--month", "2025-10", "--federation", "dbf")  # queued: exit status 0
+    outbox_drain()
+    outbox_drain(now=timezone.now() + outbox.RETRY_BASE)
+    mailing = TitleMailing.objects.get()
+    assert mailing.status == "failed" and mailing.attempts == 2 and "refused the mail 2 times" in mailing.last_error
     assert TitleAchievement.objects.get(player=p).announced_at is None
     assert AuditEvent.objects.filter(action="title_mail.failed").exists()
+    job = JobRun.objects.get(kind=JobRun.Kind.TITLE_MAIL)
+    assert (job.figures["queued"], job.figures["sent"], job.figures["failed"]) == (0, 0, 1)
     call_command("send_title_emails", "--month", "2025-10", "--federation", "dbf")
+    outbox_drain()
     mailing.refresh_from_db()
     assert mailing.status == "sent" and len(smtp.messages) == 1
     assert TitleAchievement.objects.get(player=p).announced_at is not None
@@ -246,6 +265,8 @@ def test_a_club_without_an_address_is_reported_and_its_members_stay_pending(club
     [outcome] = run(federations=[clubs.dbf])["dbf"].outcomes
     assert outcome.result == "failed" and "no e-mail address" in outcome.error
     assert TitleAchievement.objects.get(player=p).announced_at is None and smtp.messages == []
+    with pytest.raises(CommandError, match="1 club mails failed"):
+        call_command("send_title_emails", "--month", "2025-10", "--federation", "dbf")
 
 
 def test_players_without_a_home_club_are_counted_not_lost(clubs, smtp):
@@ -297,21 +318,22 @@ def test_the_beat_job_runs_on_the_first_of_september_to_april_451b():
 
 
 def test_the_task_sends_this_months_mail_and_declines_outside_the_season(clubs, smtp, monkeypatch):
-    from django.utils import timezone
-
     member(clubs.club_a, "591", 250)
     monkeypatch.setattr(timezone, "localdate", lambda: datetime.date(2025, 7, 1))
     assert "refused" in title_mail_monthly()
     monkeypatch.setattr(timezone, "localdate", lambda: datetime.date(2025, 10, 1))
-    assert title_mail_monthly()["dbf"] == {"sent": 1}
+    assert title_mail_monthly()["dbf"] == {"queued": 1}
 
 
 # --- the admin record -------------------------------------------------------------------------------------------
 
 
-def test_the_secretariat_sees_the_mailings_in_the_admin_and_a_director_does_not(clubs, smtp, client, personas):
+def test_the_secretariat_sees_the_mailings_in_the_admin_and_a_director_does_not(
+    clubs, smtp, client, personas, monkeypatch
+):
+    monkeypatch.setattr(outbox, "MAX_ATTEMPTS", 1)
     member(clubs.club_a, "595", 250)
-    smtp.refuse = 3
+    smtp.refuse = 1
     run(federations=[clubs.dbf])
     url = reverse("admin:masterpoints_titlemailing_changelist")
     client.force_login(personas.secretariat)
@@ -366,9 +388,10 @@ def _manage(env, *args, **kwargs):
 
 
 def test_a_run_killed_in_the_middle_of_a_club_and_run_again_announces_every_title_exactly_once(tmp_path, inbox):
-    """A separate process on its own database is SIGKILLed while the SMTP server receives its second club's
-    mail: the first club stays sent, the second rolls back; the next two runs complete the month and every
-    member appears in exactly one delivered mail."""
+    """A separate process on its own database (Celery eager: the outbox is drained after each club's commit)
+    is SIGKILLed while the SMTP server receives its second club's mail: the first club stays sent, the second
+    stays queued under the dead drain's claim; the next run writes the third club, a drain once the claim has
+    run out sends the second, a run after that finds nothing, and every member is in exactly one mail."""
     env = _env(tmp_path, inbox.port)
     assert _manage(env, "migrate", "--noinput").returncode == 0
     seeded = _manage(env, "shell", "-c", SEED)
@@ -385,8 +408,15 @@ def test_a_run_killed_in_the_middle_of_a_club_and_run_again_announces_every_titl
     inbox.kill_pid_on = None
     first = _manage(env, "send_title_emails", "--month", "2025-10")
     assert first.returncode == 0, first.stderr
-    assert "Klub 1" not in first.stdout and "2 Klub 2: sent (3 new" in first.stdout  # club 1 was done
-    second = _manage(env, "send_title_emails", "--month", "2025-10")  # run twice: nothing more goes out
+    assert "Klub 1" not in first.stdout and "Klub 2" not in first.stdout  # club 1 was sent, club 2 is queued
+    assert "3 Klub 3: queued (3 new" in first.stdout and len(inbox.messages) == 2
+    drain = (
+        "import datetime; from django.utils import timezone; from federation import outbox; "
+        "print(outbox.outbox_drain(now=timezone.now() + outbox.LEASE + datetime.timedelta(seconds=1)))"
+    )
+    drained = _manage(env, "shell", "-c", drain)
+    assert drained.returncode == 0 and "'sent': 1" in drained.stdout, drained.stderr
+    second = _manage(env, "send_title_emails", "--month", "2025-10")  # run again: nothing more goes out
     assert second.returncode == 0 and "nothing to announce" in second.stdout
     texts = [m.get_body(("plain",)).get_content() for m in inbox.messages]
     assert len(texts) == 3
@@ -442,7 +472,7 @@ def test_two_runs_at_once_on_postgresql_mail_every_club_once_451b(tmp_path, inbo
         assert len(texts) == 3  # one mail per club
         for number in [f"{c}0{p}" for c in range(1, 4) for p in range(1, 4)]:
             assert sum(f"({number}): Klubmester" in text for text in texts) == 1, number
-        assert sum(out.count(": sent (") for out, _err in outputs) == 3, outputs
+        assert sum(out.count(": queued (") for out, _err in outputs) == 3, outputs
         with psycopg.connect(**{**server, "dbname": name}) as db:
             statuses = db.execute("SELECT status, COUNT(*) FROM masterpoints_titlemailing GROUP BY status").fetchall()
             pending = db.execute("SELECT COUNT(*) FROM masterpoints_titleachievement WHERE announced_at IS NULL")
