@@ -33,6 +33,7 @@ from federation.models import AuditEvent, JobRun, Player
 from federation.outbox import outbox_drain
 from masterpoints.models import Award, TitleAchievement, TitleMailing
 from masterpoints.standings.services import standings_refresh_players
+from masterpoints.title_mail import services
 from masterpoints.title_mail.services import month_check, month_parse, title_mail_run
 from masterpoints.title_mail.tasks import title_mail_monthly
 from tests.factories import post_award
@@ -256,6 +257,21 @@ def test_a_mail_that_fails_its_last_attempt_is_recorded_and_written_again_by_the
     mailing.refresh_from_db()
     assert mailing.status == "sent" and len(smtp.messages) == 1
     assert TitleAchievement.objects.get(player=p).announced_at is not None
+
+
+def test_a_sent_mail_whose_record_fails_is_logged_and_never_sent_again(clubs, smtp, monkeypatch, caplog):
+    """The outbox tells the title mail in a savepoint: should recording the send fail, the mail stays sent
+    (one delivery) and the failure is logged, with the mailing left queued for the office to see."""
+
+    def broken(**kwargs):
+        raise RuntimeError("record failed")
+
+    monkeypatch.setattr(services, "title_mail_settled", broken)
+    member(clubs.club_a, "558", 250)
+    run(federations=[clubs.dbf])
+    assert outbox_drain(now=timezone.now() + outbox.LEASE * 2) == {"sent": 0, "failed": 0}
+    assert len(smtp.messages) == 1 and "could not record the attempt" in caplog.text
+    assert TitleMailing.objects.get().status == "pending"
 
 
 def test_a_club_without_an_address_is_reported_and_its_members_stay_pending(clubs, smtp):
