@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # MAINTENANCE_FILE present: 503 and a page (a JSON error under /api/), before the session, user or database.
+    "federation.maintenance.MaintenanceMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -252,6 +254,15 @@ STORAGES = {
 RESULTS_UPLOAD_MAX_BYTES = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = RESULTS_UPLOAD_MAX_BYTES + 512 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = RESULTS_UPLOAD_MAX_BYTES + 512 * 1024
+
+# --- operations: maintenance mode and /health/ (federation.maintenance, federation.health) --------------
+#: While this file exists the site answers 503 with a maintenance page (a JSON error under /api/); create it
+#: before a migration and remove it after, no restart needed. Empty: never in maintenance.
+MAINTENANCE_FILE = os.environ.get("MAINTENANCE_FILE", str(BASE_DIR / "maintenance.on"))
+#: The Retry-After of the maintenance answers, in seconds.
+MAINTENANCE_RETRY_AFTER = min(max(int(os.environ.get("MAINTENANCE_RETRY_AFTER", "600")), 60), 86400)
+#: A load balancer asks for /health/ over plain HTTP behind the TLS proxy: not redirected to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 
 # --- e-mail ---------------------------------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get(
@@ -432,8 +443,6 @@ CONTENT_SECURITY_POLICY = {
 # --- the office's own choices (no rule book fixes them) ------------------------------------------------
 #: The title e-mail lists members with at least this percentage of every amount their next rung needs.
 TITLE_MAIL_CLOSE_PERCENT = int(os.environ.get("TITLE_MAIL_CLOSE_PERCENT", "90"))
-#: Seconds between the attempts to send one title e-mail (one more attempt than there are delays).
-TITLE_MAIL_RETRY_DELAYS = (5, 30)
 #: A correction request's document is at most this large.
 CORRECTION_DOCUMENT_MAX_BYTES = 5 * 1024 * 1024
 

@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django_otp.admin import OTPAdminAuthenticationForm, OTPAdminSite
 
+from federation.health import health
 from office.accounts.urls import password_reset_urls
 
 
@@ -31,6 +32,7 @@ class OfficeAdminSite(OTPAdminSite):
 admin.site.__class__ = OfficeAdminSite
 
 urlpatterns = [
+    path("health/", health, name="health"),
     path("", include("federation.urls")),
     path("office/", include("office.urls")),
     path("office/awards/", include("masterpoints.office_entry.urls")),

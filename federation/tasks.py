@@ -2,12 +2,14 @@
 
 from celery import shared_task
 
-from federation import outbox
+from federation import health, outbox
 
 
 @shared_task(name="federation.tasks.ping")
 def ping() -> str:
-    """Answer ``"pong"``: proves that the broker delivers and a worker runs (``manage.py check_worker``)."""
+    """Answer ``"pong"`` and record the run for ``/health/`` (beat's ``worker-heartbeat``): proves that beat
+    publishes, the broker delivers and a worker runs."""
+    health.beat_record()
     return "pong"
 
 
