@@ -9,10 +9,12 @@ compared after :func:`fold_name`:
 - the Danish letters fold with the ways files and keyboards without them write them: ``ø``, ``oe`` and ``o``
   are one letter, ``å``, ``aa`` and ``a`` one, ``æ`` and ``ae`` one;
 - the Croatian ones likewise: ``č``, ``ć`` and ``c``; ``đ``, ``dj`` and ``d``; ``š`` and ``s``; ``ž`` and ``z``;
+- names in other scripts (Cyrillic, Greek, …) and letters without a decomposition (ø, æ, đ, ß, ł) are
+  transliterated by anyascii after the accents are gone (``Петров`` = ``petrov``), so they are compared too;
 - anything but letters and digits separates words (``Hansen-Møller`` = ``hansen moller``).
 
 The folding is one-way and loses a little (``Noel`` and ``Nol`` fold alike): it is a search key, never a name
-shown. Pure Python, no Django: the model stores it (``Player.search_name``) and the upload compares with it.
+shown. No Django: the model stores it (``Player.search_name``) and the upload compares with it.
 """
 
 from __future__ import annotations
@@ -20,9 +22,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-#: Letters NFKD does not take apart into a base letter and an accent, written the way the folded form spells
-#: them: ø and æ have no decomposition, đ neither (Unicode keeps it a letter of its own, not d with a stroke).
-LETTERS = str.maketrans({"ø": "o", "æ": "ae", "đ": "d", "ð": "d", "ł": "l", "ß": "ss", "œ": "oe"})
+from anyascii import anyascii
+
 #: Two-letter spellings of one letter, folded to the one letter: å written "aa", ø written "oe", đ written
 #: "dj". Applied after the accents are gone, so å (a + ring) arrives as "a" and "aa" folds to it too.
 DIGRAPHS = re.compile(r"aa|oe|dj")
@@ -31,11 +32,11 @@ SEPARATORS = re.compile(r"[^0-9a-z]+")
 
 
 def fold_name(text: str) -> str:
-    """``text`` lower-cased, without accents, with the letter spellings above made one, words separated by
-    single spaces (the module's docstring gives the table)."""
-    lowered = text.casefold().translate(LETTERS)
+    """``text`` lower-cased, without accents, transliterated to ASCII, with the letter spellings above made
+    one, words separated by single spaces (the module's docstring gives the table)."""
+    lowered = text.casefold()
     bare = "".join(char for char in unicodedata.normalize("NFKD", lowered) if not unicodedata.combining(char))
-    words = SEPARATORS.sub(" ", bare.translate(LETTERS)).strip()
+    words = SEPARATORS.sub(" ", anyascii(bare).lower()).strip()
     return DIGRAPHS.sub(lambda match: DIGRAPH_LETTER[match.group()], words)
 
 

@@ -38,6 +38,8 @@ class PlayerLine:
     remembered: bool = False
     #: Members this player may be, best first (:func:`masterpoints.uploads.names.suggestions_for`).
     suggestions: list = field(default_factory=list)
+    #: "Accept all suggestions" takes the first (:func:`masterpoints.uploads.names.is_certain`, N-1).
+    certain: bool = False
 
     @property
     def needs_resolution(self) -> bool:

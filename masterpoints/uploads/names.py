@@ -6,9 +6,23 @@ organiser answers for the report (HBS rule 1: "Za prijavu bodova odgovoran je or
 § 451A: "Turneringsarrangørerne har ansvaret for, at registreringen finder sted"). A mistyped number that
 happens to exist would give the points to someone else without a word, so the file's name is compared with
 the register's, both folded (:func:`federation.names.fold_name`), tolerating a swapped order ("Hansen
-Jørgen"), a shortened or missing first name ("J. Hansen", "Chr. Holm", "Hansen") and a one-letter slip
-(:func:`agreement`, rapidfuzz). A clear mismatch is the warning ``NAME_MISMATCH``; it never blocks, because a
-player may have changed their name.
+Jørgen"), a shortened or missing first name ("J. Hansen", "Chr. Holm", "Hansen"), a missing part of a
+double-barrelled surname ("Knudsen" for "Knudsen-Berg") and a typist's slip (rule N-1, :func:`typist_slip`).
+Anything else is another name: Pedersen is not Petersen, Hansen not Johansen, Nielsen not Nilsen, Perić not
+Petrić (a fuzzy ratio would pass each of them; ``tests/masterpoints/uploads/test_surname_pairs.py`` pins the
+rule with real pairs). A clear mismatch is the warning ``NAME_MISMATCH``; it never blocks, because a player
+may have changed their name, but it needs the director's tick.
+
+**Rule N-1 (who a surname is).** Two surnames are the same when they fold to the same letters, when one's
+words are part of the other's (a double-barrelled name and its missing part), or when a word of one is a word
+of the other with one slip a typist makes: two neighbouring letters swapped (in a word of five letters or
+more), a letter doubled or undoubled ("Hansen"/"Hanssen"), or, in a word of :data:`LONG_WORD` letters or more,
+one letter left out or added ("Christiansen"/"Christansen"). A changed letter is never a slip: it is how
+families' names differ (Pedersen/Petersen, Møller/Müller, Ivić/Ilić).
+
+"Accept all suggestions" takes only what is certain (:func:`is_certain`): the one member of the organising
+club whose folded full name is the file's, or a member with the file's own number and folded name. A
+suggestion by a slip, a similar name or a near number stays for the director, one click each.
 
 Suggestions (:func:`suggestions_for`) look at the organising club's members first, then at a bounded set of
 the federation's players: those whose number differs from the file's by one digit (or two swapped, or one
@@ -30,9 +44,10 @@ from federation.models import Player
 from federation.names import fold_name
 from masterpoints.uploads.models import RememberedResolution
 
-#: Two folded words are one spelling from this ``fuzz.ratio`` on ("Pedersen"/"Petersen" 87.5, "Hansen"/
-#: "Hanssen" 92; "Hansen"/"Jensen" 67 is another name).
-SAME_WORD = 85
+#: N-1: a letter left out or added is a slip only in a word this long ("Nielsen"/"Nilsen" are two names).
+LONG_WORD = 9
+#: N-1: two neighbouring letters swapped are a slip only in a word this long.
+SWAP_WORD = 5
 #: Names that do not agree but score this (``token_set_ratio``) are offered as "similar" suggestions.
 SIMILAR = 75
 #: The federation's players read per query for one player of the file (by near number, by name).
@@ -63,13 +78,34 @@ class Agreement:
     score: float
 
 
-def _same_word(a: str, b: str) -> bool:
-    return a == b or (min(len(a), len(b)) >= 4 and fuzz.ratio(a, b) >= SAME_WORD)
+def typist_slip(a: str, b: str) -> bool:
+    """N-1: the folded words ``a`` and ``b`` are one word, as written or with one slip of a typist: two
+    neighbouring letters swapped (:data:`SWAP_WORD` letters or more), a letter doubled or undoubled, or one
+    letter left out or added in a word of :data:`LONG_WORD` letters or more. A changed letter never is."""
+    if a == b:
+        return True
+    if len(a) == len(b):
+        differ = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return (
+            len(a) >= SWAP_WORD
+            and len(differ) == 2
+            and differ[1] == differ[0] + 1
+            and (a[differ[0]], a[differ[1]]) == (b[differ[1]], b[differ[0]])
+        )
+    short, longer = sorted((a, b), key=len)
+    if len(longer) - len(short) != 1:
+        return False
+    for i, letter in enumerate(longer):
+        if longer[:i] + longer[i + 1 :] == short:
+            doubled = letter in (longer[i - 1 : i] + longer[i + 1 : i + 2])
+            if doubled or len(longer) >= LONG_WORD:
+                return True
+    return False
 
 
 def _given_fits(word: str, given: str) -> bool:
-    """A first name as written, misspelt by a letter, or shortened ("J", "Chr", "Kris" for "Kristian")."""
-    return _same_word(word, given) or given.startswith(word) or word.startswith(given)
+    """A first name as written, with a typist's slip (N-1), or shortened ("J", "Chr", "Kris" for "Kristian")."""
+    return typist_slip(word, given) or given.startswith(word) or word.startswith(given)
 
 
 def agreement(file_name: str, first_name: str, last_name: str) -> Agreement | None:
@@ -82,7 +118,7 @@ def agreement(file_name: str, first_name: str, last_name: str) -> Agreement | No
     givens, lasts = fold_name(first_name).split(), fold_name(last_name).split()
     register = " ".join(givens + lasts)
     score = max(fuzz.token_sort_ratio(" ".join(words), register), fuzz.token_set_ratio(" ".join(words), register))
-    rest = [word for word in words if not any(_same_word(word, last) for last in lasts)]
+    rest = [word for word in words if not any(typist_slip(word, last) for last in lasts)]
     if len(rest) == len(words) or not lasts:
         return Agreement(False, score)
     same = not rest or not givens or any(_given_fits(word, given) for word in rest for given in givens)
@@ -152,12 +188,25 @@ def reason_text(suggestion: dict) -> str:
     return ", ".join(parts)
 
 
-def is_confident(suggestions: list[Suggestion]) -> bool:
-    """Whether "accept all suggestions" takes the first: the same name, and ahead of the second on the name,
-    the number or the club (two members of one name and standing are left to the director)."""
-    if not suggestions or suggestions[0].name != "same":
+def _full_name_key(folded: str) -> tuple[str, ...]:
+    return tuple(sorted(folded.split()))
+
+
+def is_certain(line, register: Register | None) -> bool:
+    """Whether "accept all suggestions" takes the first suggestion of ``line`` (a player to resolve): it is
+    the one member of the organising club whose folded full name (in any order) is the file's, or a member
+    with the file's own number and folded name. Anything less certain (a slip, a similar name, a near number,
+    two members of one name) is left to the director."""
+    if not line.suggestions or register is None:
         return False
-    return len(suggestions) == 1 or suggestions[0].rank[:3] > suggestions[1].rank[:3]
+    first = line.suggestions[0].player
+    wanted = _full_name_key(fold_name(line.name or ""))
+    if not wanted or _full_name_key(first.search_name) != wanted:
+        return False
+    if first.number == (line.id_in_file or "").strip():
+        return True
+    namesakes = [pk for pk, name in register.member_names.items() if _full_name_key(name) == wanted]
+    return namesakes == [first.pk]
 
 
 class Register:
@@ -243,3 +292,4 @@ def attach_suggestions(lines: list, *, upload, on_date) -> None:
             continue
         exclude = line.player if line.name_mismatch else None
         line.suggestions = suggestions_for(register, line.name, line.id_in_file or "", exclude=exclude)
+        line.certain = is_certain(line, register)

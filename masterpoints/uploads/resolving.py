@@ -14,7 +14,6 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from federation.services import audit_record
-from masterpoints.uploads import names
 from masterpoints.uploads.preview import MAX_ENTRIES_PER_EVENT, MAX_PLAYERS_PER_ENTRY, build_preview
 from masterpoints.uploads.services import check_pending, resolution_value
 from tournaments.models import ResultUpload
@@ -56,13 +55,14 @@ def results_upload_resolve_many(*, actor, upload: ResultUpload, choices: dict[st
 
 @transaction.atomic
 def results_upload_accept_suggestions(*, actor, upload: ResultUpload) -> int:
-    """Take the first suggestion of every player to resolve whose suggestion is clear (the same name, ahead
-    of any other: :func:`~masterpoints.uploads.names.is_confident`). Returns how many were taken."""
+    """Take the first suggestion of every player to resolve whose suggestion is certain (the one club member
+    of the file's folded name, or the file's number with it: :func:`~masterpoints.uploads.names.is_certain`,
+    N-1). Returns how many were taken."""
     upload = _locked(actor, upload)
     values = {
         line.key: resolution_value("member", line.suggestions[0].player.number)
         for line in build_preview(upload).to_resolve
-        if names.is_confident(line.suggestions)
+        if line.certain
     }
     return _record(actor, upload, values, "results.upload.accept_suggestions") if values else 0
 

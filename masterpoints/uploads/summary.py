@@ -28,7 +28,6 @@ from django.utils import translation
 
 from federation.models import Player
 from masterpoints.engine.common import KIND_DECIMALS
-from masterpoints.uploads import names
 from masterpoints.uploads.lines import EntryLine, PlayerLine, Preview
 from masterpoints.uploads.models import ClubAlias, RememberedResolution
 from tournaments.importers.issues import Location
@@ -150,7 +149,7 @@ def summarise(preview: Preview) -> dict[str, Any]:
 def _to_resolve(line: PlayerLine, unresolved: set[str]) -> dict[str, Any]:
     """A player the page lists to resolve: why (``problem``), the number's member where the name does not
     fit it, and the suggested members with their reasons; ``confident`` when "accept all suggestions" takes
-    the first (:func:`masterpoints.uploads.names.is_confident`)."""
+    the first (:func:`masterpoints.uploads.names.is_certain`)."""
     if line.needs_resolution:
         problem = "unknown" if line.id_in_file else "unidentified"
     else:  # a member twice, a chosen number not on the register, or a name that does not fit the number
@@ -163,7 +162,7 @@ def _to_resolve(line: PlayerLine, unresolved: set[str]) -> dict[str, Any]:
         "problem": problem,
         "register": str(line.player) if line.player is not None else "",
         "suggestions": [suggestion.as_dict() for suggestion in line.suggestions],
-        "confident": names.is_confident(line.suggestions),
+        "confident": line.certain,
     }
 
 
