@@ -39,7 +39,7 @@ class TokenAuth(HttpBearer):
                 401,
                 "TOKEN_REVOKED",
                 _("This token was revoked on %(when)s: make a new one on the office's API page.") % {"when": when},
-                prefix=found.prefix,
+                params={"prefix": found.prefix},
             )
         if not token_maker_may_act(found):
             log.warning("API call with the token %s… of %s, who no longer acts for it", found.prefix, found.created_by)
@@ -51,7 +51,7 @@ class TokenAuth(HttpBearer):
                     "makes a new one on the office's API page."
                 )
                 % {"maker": found.created_by.get_username(), "organiser": found.organiser},
-                prefix=found.prefix,
+                params={"prefix": found.prefix},
             )
         check_token_rate(request, found)
         api_token_used(token=found)

@@ -12,11 +12,17 @@ from federation.refusals import plain_value
 
 
 class ApiError(Exception):
-    """A refusal with its HTTP status, a stable ``code``, a message naming what and where, and plain ``params``."""
+    """A refusal with its HTTP status, a stable ``code``, a message naming what and where, and plain ``params``.
 
-    def __init__(self, status: int, code: str, message: str, *, field: str | None = None, **params: Any) -> None:
+    ``params`` is one mapping, not keyword arguments: a refusal's own parameters (a service's ``status`` of an
+    upload, say) must never collide with the refusal's ``status``, ``code``, ``message`` or ``field``."""
+
+    def __init__(
+        self, status: int, code: str, message: str, *, field: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
-        self.status, self.code, self.message, self.field, self.params = status, code, message, field, params
+        self.status, self.code, self.message, self.field = status, code, message, field
+        self.params = dict(params or {})
 
     def as_json(self) -> dict[str, Any]:
         return error_body(self.code, self.message, field=self.field, params=self.params)
@@ -46,4 +52,4 @@ def error_response(error: ApiError) -> JsonResponse:
 def service_refusal(error: DjangoValidationError, *, status: int = 409) -> ApiError:
     """A service's refusal (the same message the upload page shows), with its code, or ``REFUSED``."""
     code = getattr(error, "code", None) or "REFUSED"
-    return ApiError(status, code.upper(), " ".join(error.messages), **(getattr(error, "params", None) or {}))
+    return ApiError(status, code.upper(), " ".join(error.messages), params=getattr(error, "params", None))

@@ -27,7 +27,7 @@ def _schema_refusal(errors: list[dict]) -> ApiError:
         "field": field or _("request"),
         "message": first.get("msg", ""),
     }
-    return ApiError(400, "INVALID_REQUEST", message, field=field, errors=details)
+    return ApiError(400, "INVALID_REQUEST", message, field=field, params={"errors": details})
 
 
 def respond(request, refusal: ApiError):

@@ -25,7 +25,9 @@ def limited_per_address(rate: str):
                 request, group=f"{view.__module__}.{view.__qualname__}", key="ip", rate=rate, increment=True
             ):
                 message = _("Too many requests from this address: at most %(rate)s. Try again shortly.")
-                refusal = ApiError(429, "RATE_LIMITED", message % {"rate": rate}, field="request", rate=rate)
+                refusal = ApiError(
+                    429, "RATE_LIMITED", message % {"rate": rate}, field="request", params={"rate": rate}
+                )
                 return error_response(refusal)
             return view(request, *args, **kwargs)
 
@@ -42,4 +44,4 @@ def check_token_rate(request, token) -> None:
 
     if is_ratelimited(request, group="api.token", key=key, rate=UPLOAD_API_RATE, increment=True):
         message = _("Too many calls with this token: at most %(rate)s. Try again shortly.")
-        raise ApiError(429, "RATE_LIMITED", message % {"rate": UPLOAD_API_RATE}, rate=UPLOAD_API_RATE)
+        raise ApiError(429, "RATE_LIMITED", message % {"rate": UPLOAD_API_RATE}, params={"rate": UPLOAD_API_RATE})

@@ -333,7 +333,7 @@ def _calculator_request(body: bytes) -> dict:
             "REQUEST_TOO_LARGE",
             f"the request is larger than {CALCULATOR_MAX_BYTES // 1024} KB",
             field="request",
-            limit=CALCULATOR_MAX_BYTES,
+            params={"limit": CALCULATOR_MAX_BYTES},
         )
     try:
         text = body.decode("utf-8")

@@ -9,6 +9,8 @@ from ninja import Field, Schema
 
 #: An ``Idempotency-Key``: 1 to 100 visible ASCII characters (a UUID is 36).
 IDEMPOTENCY_KEY_PATTERN = r"^[\x21-\x7e]{1,100}$"
+#: Text a field keeps as it is sent: no control characters (PostgreSQL refuses NUL in text and in JSON, issue 33).
+PLAIN_TEXT_PATTERN = r"^[^\x00-\x1f\x7f]*$"
 #: Players resolved in one call (a results file has at most a few hundred to resolve).
 RESOLUTIONS_PER_CALL = 500
 
@@ -48,9 +50,16 @@ class UploadFactsIn(Schema):
 
 
 class Resolution(Schema):
-    player_key: str = Field(max_length=200, description="The ``key`` of a player in ``unresolved``.")
+    player_key: str = Field(
+        max_length=200, pattern=PLAIN_TEXT_PATTERN, description="The ``key`` of a player in ``unresolved``."
+    )
     resolution: Literal["member", "guest", "office"]
-    number: str = Field("", max_length=20, description="The member's registration number (for ``member``).")
+    number: str = Field(
+        "",
+        max_length=20,
+        pattern=PLAIN_TEXT_PATTERN,
+        description="The member's registration number (for ``member``); no control characters.",
+    )
 
 
 class ResolutionsIn(Schema):

@@ -28,7 +28,7 @@ def token_upload(token: ApiToken, upload_id: int) -> ResultUpload:
             404,
             "UPLOAD_NOT_FOUND",
             _("%(organiser)s has no upload %(id)s.") % {"organiser": token.organiser, "id": upload_id},
-            upload=upload_id,
+            params={"upload": upload_id},
         )
     return upload
 

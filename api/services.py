@@ -48,7 +48,7 @@ def api_call_once(
                 _("The Idempotency-Key %(key)s was used for another request: send a new key for a new request.")
                 % {"key": key},
                 field="Idempotency-Key",
-                key=key,
+                params={"key": key},
             ) from None
         return earlier.status, earlier.response, True
     status, body = write()

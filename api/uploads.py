@@ -106,7 +106,7 @@ def _form_refusal(form: ResultUploadForm, file) -> ApiError:
         "FILE_TOO_LARGE" if too_large else "INVALID_FACTS",
         errors[0]["message"],
         field=field_name,
-        errors={name: [e["message"] for e in found] for name, found in form.errors.get_json_data().items()},
+        params={"errors": {name: [e["message"] for e in found] for name, found in form.errors.get_json_data().items()}},
     )
 
 

@@ -22,7 +22,7 @@ from fractions import Fraction
 from django.utils.translation import gettext as _
 
 from masterpoints.numbers import shown_amount
-from masterpoints.uploads.preview import MAX_ENTRIES_PER_EVENT, MAX_PLAYERS_PER_ENTRY
+from masterpoints.uploads.bounds import MAX_ENTRIES_PER_EVENT, MAX_PLAYERS_PER_ENTRY
 
 #: Won or drawn matches of one team in one entry. A DBf division season is a double round robin of at most
 #: 10 teams (18 matches) with its play-offs; 100 is five times that, and more is a typing error.

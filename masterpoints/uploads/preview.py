@@ -6,19 +6,17 @@ its result, and confirming recomputes it inside the confirming transaction, so w
 exactly what was shown for the same file, facts and resolutions. The page itself is served from a stored
 summary of the preview (:mod:`masterpoints.uploads.summary`), rebuilt only when what it depends on changed.
 
-Every number that enters from outside is bounded where it enters (design.md § Invariants): a file with more
-entries than :data:`MAX_ENTRIES_PER_EVENT`, or an entry with more players than :data:`MAX_PLAYERS_PER_ENTRY`,
-is refused right after parsing, before players are looked up or points computed.
+Every number that enters from outside is bounded where it enters (design.md § Invariants): a file past the
+office's limits (:mod:`masterpoints.uploads.bounds`: entries per event, players per entry, and every value a
+confirm writes against its column) is refused right after parsing, before players are looked up or points
+computed.
 """
 
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
-from typing import Any
 
 from django.utils import timezone
-from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Player
@@ -27,6 +25,7 @@ from federation.rulesets import rule_sets_on_record, rules_or_built_in
 from masterpoints.engine.common import RequestError
 from masterpoints.engine_text import reason_text_lazy
 from masterpoints.uploads import claims, names, scoring
+from masterpoints.uploads.bounds import check_bounds
 from masterpoints.uploads.lines import Difference, EntryLine, GroupLine, PlayerLine, Preview, event_key
 from masterpoints.uploads.models import ClubAlias, club_id_key
 from tournaments import recognised
@@ -36,65 +35,6 @@ from tournaments.importers.issues import Location, Severity
 from tournaments.importers.model import Entry, Participant
 from tournaments.models import ResultUpload, Tournament
 from tournaments.sanctions import selectors as sanctions
-
-#: At most this many entries (pairs, teams, players of an individual) in one event. The largest real results
-#: file we hold is a multi-centre simultaneous pairs of 356 pairs (../shared/samples/pbn_fft_9901_multicentre.pbn,
-#: SOURCES.md), the kind of event DBf's Klubsølv (§ 403A1, § 433E) is; a club evening has 6 to 40. Neither
-#: rule book caps a field, but both scale it down where it is large (DBf § 405B6d counts only a fifth of the
-#: participants beyond 40; HBS pays at most 50 % of the field, rule 5). 2,000 is five times the largest
-#: event we know; a larger file is not one event's results.
-MAX_ENTRIES_PER_EVENT = 2000
-#: At most this many players in one entry. A team is 4 to 6 players (the importers warn outside that:
-#: PLAYER_COUNT_UNUSUAL; WBF and EBL conditions of contest allow six), a pair two and an individual one, each
-#: with the substitutes DBf § 405A1 and § 411D and HBS rule 6 count by their share of the boards; 8 leaves
-#: room for two substitutes beyond a full team.
-MAX_PLAYERS_PER_ENTRY = 8
-
-BOUND_MESSAGES = {
-    "ENTRIES_TOO_MANY": _(
-        "The file has %(count)s entries; at most %(limit)s entries are accepted in one event. Check that the "
-        "file holds the results of one event; the office can import a larger one."
-    ),
-    "PLAYERS_TOO_MANY": _(
-        "Entry %(entry)s has %(count)s players; at most %(limit)s players are accepted in one entry (a team "
-        "has 4 to 6). Check the file."
-    ),
-}
-
-
-def _bound_text(code: str, params: dict[str, Any]) -> str:
-    return str(BOUND_MESSAGES[code]) % params
-
-
-_bound_text_lazy = lazy(_bound_text, str)
-
-
-@dataclass(frozen=True)
-class BoundIssue:
-    """A file larger than the office accepts (:data:`MAX_ENTRIES_PER_EVENT`, :data:`MAX_PLAYERS_PER_ENTRY`):
-    an error about the file itself, shaped like the importers' issues, found before anything is computed."""
-
-    code: str
-    where: Location = field(default_factory=Location)
-    params: dict[str, Any] = field(default_factory=dict)
-    variant: str = ""
-
-    @property
-    def severity(self) -> Severity:
-        return Severity.ERROR
-
-    @property
-    def message(self):
-        return _bound_text_lazy(self.code, dict(self.params))
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "severity": str(self.severity),
-            "where": self.where.as_dict(),
-            "message": str(self.message),
-            "params": dict(self.params),
-        }
 
 
 def build_preview(
@@ -121,7 +61,7 @@ def build_preview(
     event = result.event
     if event is None:
         return preview
-    bounds = _check_bounds(event)
+    bounds = check_bounds(event)
     if bounds:
         preview.issues += bounds
         return preview
@@ -148,22 +88,6 @@ def build_preview(
         _compute(preview)
     _compare_with_previous(preview)
     return preview
-
-
-def _check_bounds(event) -> list[BoundIssue]:
-    """The file's entries and players against the office's limits, counted on the parsed event only."""
-    entries = sum(group.field_size for group in event.groups)
-    if entries > MAX_ENTRIES_PER_EVENT:
-        return [BoundIssue("ENTRIES_TOO_MANY", params={"count": entries, "limit": MAX_ENTRIES_PER_EVENT})]
-    return [
-        BoundIssue(
-            "PLAYERS_TOO_MANY",
-            entry.where,
-            {"entry": entry.number, "count": len(entry.players), "limit": MAX_PLAYERS_PER_ENTRY},
-        )
-        for entry in event.entries()
-        if len(entry.players) > MAX_PLAYERS_PER_ENTRY
-    ]
 
 
 def _blocks_computation(issue) -> bool:

@@ -14,7 +14,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from federation.services import audit_record
-from masterpoints.uploads.preview import MAX_ENTRIES_PER_EVENT, MAX_PLAYERS_PER_ENTRY, build_preview
+from masterpoints.uploads.bounds import MAX_ENTRIES_PER_EVENT, MAX_PLAYERS_PER_ENTRY
+from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import check_pending, resolution_value
 from tournaments.models import ResultUpload
 

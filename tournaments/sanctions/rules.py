@@ -56,6 +56,10 @@ REFUSALS = {
         "%(earliest)s."
     ),
     "ENTRY_DEADLINE_AFTER_START": _("The entry deadline must not lie after the tournament's first day."),
+    "END_BEFORE_START": _(
+        "The last day, %(end)s, lies before the first day, %(date)s: a tournament ends on or after the day it "
+        "starts (§ 403B7: the application names the tournament's days)."
+    ),
     "PLAYING_TIME_REQUIRED": _(
         "Name the club's playing time whose annual tournament this is: the quota is one full and one half "
         "tournament per playing time per year (§ 403B1–2)."
@@ -111,6 +115,7 @@ REFUSALS = {
 FIELDS = {
     "FILED_TOO_LATE": "date",
     "ENTRY_DEADLINE_AFTER_START": "entry_deadline",
+    "END_BEFORE_START": "end_date",
     "PLAYING_TIME_REQUIRED": "playing_time",
     "QUOTA_USED": "quota",
     "EXTRA_SP_ONLY": "basis",
@@ -196,8 +201,10 @@ def filing_deadline(first_day: datetime.date) -> datetime.date:
 
 
 def _date_problems(app: SanctionApplication, today: datetime.date) -> list[ValidationError]:
-    """Filed at least two months before the first day (§ 403B7); the entry deadline not after it. The refusal
-    names the deadline of this tournament and the earliest first day an application filed today can have."""
+    """Filed at least two months before the first day (§ 403B7); the entry deadline not after it; the last day
+    not before the first (the constraint ``sanction_application_dates_ordered``, refused here naming both days
+    instead of failing at the database, issue 33). The refusal names the deadline of this tournament and the
+    earliest first day an application filed today can have."""
     problems = []
     earliest = add_months(today, MONTHS_AHEAD)
     if app.date < earliest:
@@ -211,6 +218,8 @@ def _date_problems(app: SanctionApplication, today: datetime.date) -> list[Valid
         )
     if app.entry_deadline > app.date:
         problems.append(refusal("ENTRY_DEADLINE_AFTER_START"))
+    if app.end_date is not None and app.end_date < app.date:
+        problems.append(refusal("END_BEFORE_START", end=app.end_date, date=app.date))
     return problems
 
 

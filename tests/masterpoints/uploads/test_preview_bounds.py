@@ -16,9 +16,9 @@ from django.urls import reverse
 
 from federation.models import AuditEvent
 from masterpoints.models import Award
-from masterpoints.uploads import preview as preview_module
 from masterpoints.uploads import scoring, services
-from masterpoints.uploads.preview import MAX_ENTRIES_PER_EVENT, MAX_PLAYERS_PER_ENTRY, build_preview
+from masterpoints.uploads.bounds import MAX_ENTRIES_PER_EVENT, MAX_PLAYERS_PER_ENTRY
+from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.summary import MAX_AGE
 from masterpoints.uploads.views import ENTRIES_PER_PAGE, PLAYERS_PER_PAGE
 from tests.factories import SyntheticPair, make_players, make_upload, pairs_from_numbers, usebio_pairs
@@ -283,4 +283,4 @@ def test_an_encoding_outside_the_list_is_refused(client, world, director):
 
 
 def test_the_limits_are_the_ones_the_messages_name():
-    assert (preview_module.MAX_ENTRIES_PER_EVENT, preview_module.MAX_PLAYERS_PER_ENTRY) == (2000, 8)
+    assert (MAX_ENTRIES_PER_EVENT, MAX_PLAYERS_PER_ENTRY) == (2000, 8)
