@@ -128,6 +128,15 @@ def test_without_a_broker_the_heartbeat_records_nothing_and_still_answers(settin
     assert ping() == "pong"
 
 
+def test_a_heartbeat_that_cannot_reach_redis_is_logged_and_the_task_still_answers(settings, silent_redis, caplog):
+    settings.REDIS_URL = silent_redis
+    started = time.monotonic()
+    assert ping() == "pong"
+    assert time.monotonic() - started < 2
+    assert "could not record the heartbeat" in caplog.text
+    assert "s3cret" not in caplog.text
+
+
 @pytest.mark.redis
 def test_the_heartbeat_task_records_its_run_and_health_reports_its_age(client, db):
     if not settings.REDIS_URL:
