@@ -5,7 +5,11 @@ engine: seconds for a large file. The page is served instead from a compact JSON
 upload (``ResultUpload.preview_summary``) with the :func:`fingerprint` of what it was built from; the
 summary is built again only when the fingerprint changes or it is older than :data:`MAX_AGE`
 (``results_upload_preview`` in :mod:`.services`). Confirming never reads it: it recomputes the preview
-inside its own transaction, so what is written is exactly what was checked.
+inside its own transaction, so what is written is exactly what was checked; and the confirm form carries the
+:func:`payable_digest` of the summary the director saw (the units each member would be paid and the issues
+found), so a confirm whose recomputed preview differs from it is refused naming the players whose points
+changed (``POINTS_CHANGED``), and the stored summary is built again (issue 35: the fingerprint cannot see a
+rule set, a sanction or a member's status changed meanwhile; the page showed 16 BP where 8 were written).
 
 The summary is plain JSON: each issue's message in every language of the site (its parameters may be
 lazy, translated words), places as text, amounts as the engine writes them (``30.7``), each explanation
@@ -25,9 +29,10 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Count, Max
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from federation.models import Player
-from masterpoints.engine.common import KIND_DECIMALS
+from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.uploads.lines import EntryLine, PlayerLine, Preview
 from masterpoints.uploads.models import ClubAlias, RememberedResolution
 from tournaments.importers.issues import Location
@@ -35,7 +40,7 @@ from tournaments.models import ResultUpload, Tournament
 
 #: Part of the fingerprint: raise it when the summary's shape or what the preview checks changes, so that
 #: summaries stored by the earlier code are built again.
-SUMMARY_VERSION = 7
+SUMMARY_VERSION = 8
 #: A stored summary older than this is built again even when its fingerprint holds: the fingerprint
 #: cannot see every change of the register (a member's status or name), a rule set, a sanction or the
 #: list of recognised tournaments. Confirming checks against the register of its own moment anyway.
@@ -86,6 +91,29 @@ def is_current(upload: ResultUpload, fingerprint: str, now: datetime.datetime) -
     )
 
 
+def payable(preview: Preview) -> dict[str, dict[str, int]]:
+    """What the confirm would write: the units of each kind each member is paid, by player id."""
+    totals: dict[str, Counter[str]] = {}
+    for line, award in preview.ledger_awards:
+        totals.setdefault(str(line.player.pk), Counter())[award.kind] += award.units
+    return {pk: dict(sorted(kinds.items())) for pk, kinds in sorted(totals.items())}
+
+
+def units_text(kinds: dict[str, int]) -> str:
+    """A member's payable units as text: "16 BP", "1.2 SP + 4 BP", "nothing"."""
+    if not kinds:
+        return str(_("nothing"))
+    return " + ".join(f"{format_units(units, KIND_DECIMALS.get(kind, 0))} {kind}" for kind, units in kinds.items())
+
+
+def payable_digest(paid: dict[str, dict[str, int]], preview: Preview) -> str:
+    """The digest the confirm form carries: the payable units and the codes and places of the issues the
+    director read (a warning that appeared meanwhile was not ticked)."""
+    issues = sorted((str(issue.severity), issue.code, str(getattr(issue, "where", ""))) for issue in preview.issues)
+    basis = json.dumps({"payable": paid, "issues": issues}, sort_keys=True)
+    return hashlib.sha256(basis.encode()).hexdigest()[:32]
+
+
 def summarise(preview: Preview) -> dict[str, Any]:
     """The JSON the preview page is served from (the module's docstring says what it holds)."""
     explanations: dict[str, int] = {}
@@ -102,8 +130,11 @@ def summarise(preview: Preview) -> dict[str, Any]:
     for _line, award in ledger:
         points[award.kind] += award.units
     issues, counts = _issues(preview.issues)
+    paid = payable(preview)
     return {
         "version": SUMMARY_VERSION,
+        "payable": paid,
+        "payable_digest": payable_digest(paid, preview),
         "event": _event(preview),
         "has_errors": preview.has_errors,
         "has_warnings": preview.has_warnings,
@@ -268,6 +299,11 @@ def _issues(found: list) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         seen.add(code)
         counts.append({"code": code, "severity": severity, "count": len(by_code[severity, code]) + extra})
     return listed, counts
+
+
+def summarise_issue_counts(preview: Preview) -> list[dict[str, Any]]:
+    """The count of each severity and code of ``preview``'s issues, as the summary stores them."""
+    return _issues(preview.issues)[1]
 
 
 def _in_every_language(text) -> dict[str, str]:

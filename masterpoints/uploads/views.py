@@ -50,6 +50,7 @@ from masterpoints.uploads.services import (
     results_upload_confirm,
     results_upload_create,
     results_upload_discard,
+    results_upload_forget_preview,
     results_upload_preview,
     results_upload_resolve,
 )
@@ -433,8 +434,11 @@ def upload_confirm(request, pk: int):
             upload=upload,
             acknowledge_warnings=form.cleaned_data.get("acknowledge_warnings", False),
             expected_previous=_replaces(request),
+            expected_payable=request.POST.get("payable", "")[:64] or None,
         )
     except ValidationError as error:
+        if error.code == "points_changed":
+            results_upload_forget_preview(upload=upload)
         messages.error(request, " ".join(error.messages))
         return redirect("uploads:preview", upload.pk)
     messages.success(request, _("The results are confirmed and the points are in the ledger."))
