@@ -49,6 +49,8 @@ FIXED_B_APPLIED             info      B is fixed in advance by the chosen entry 
 COMPOUND_EVENT              info      the file's sessions are scored as one compound pairs event (rule 7, H-16)
 COMPOUND_NO_ELIMINATION     warning   every pair played the last session: its ranking is the final result (H-16)
 DIRECTOR_NOT_LICENSED       error     an internet tournament reported by someone without a valid HBS licence (rule 10)
+STRENGTH_TOO_HIGH           error     the strength S is above the HBS rule set's strength_maximum (H-4)
+STRENGTH_UNUSUAL            warning   the strength S is outside the HBS rule set's usual range (H-4)
 ==========================  ========  ===================================================================
 """
 
@@ -266,6 +268,21 @@ CATALOGUE = {
         _(
             "Internet tournaments count only when their director holds an HBS licence valid on %(date)s and "
             "reports them (rule 10)."
+        ),
+    ),
+    "STRENGTH_TOO_HIGH": (
+        E,
+        _(
+            "The strength S of the %(kind)s points is %(strength)s; the rule set %(rule_set)s allows at most "
+            "%(limit)s (strength_maximum, H-4). S is the tournament's strength factor, 1 for an ordinary club "
+            "event: correct S, or ask HBS to list the tournament with its strength."
+        ),
+    ),
+    "STRENGTH_UNUSUAL": (
+        W,
+        _(
+            "The strength S of the %(kind)s points is %(strength)s, outside the usual %(low)s to %(high)s of the "
+            "rule set %(rule_set)s (H-4): check S before confirming."
         ),
     ),
 }

@@ -24,8 +24,10 @@ from django.utils.translation import gettext_lazy as _
 from federation.mail import notify
 from federation.models import Federation
 from federation.refusals import refusals
+from federation.rulesets import rules_or_built_in
 from federation.services import audit_record
 from masterpoints.engine.common import MAX_FIELD
+from masterpoints.engine.hbs.rules import number_text
 from office.access import is_secretariat
 from tournaments.checks import CheckIssue
 from tournaments.models import (
@@ -296,6 +298,26 @@ def fixed_b_text(fixed: dict) -> str:
     return "; ".join(parts)
 
 
+def strength_issues(facts: dict, rules) -> list[CheckIssue]:
+    """Each S the upload awards by (the director's, or its list entry's per kind) against the bounds of the HBS
+    rule set valid on the event's date (H-4, issue 33): above ``strength_maximum`` it is refused
+    (``STRENGTH_TOO_HIGH``), outside ``strength_usual_low``–``strength_usual_high`` it is a warning to check
+    (``STRENGTH_UNUSUAL``); each names S, the bound and the rule set."""
+    pairs = facts.get("kinds") or ([(facts["category"], facts["strength"])] if facts.get("strength") else [])
+    issues = []
+    for kind, text in pairs:
+        strength = Decimal(text)
+        params = {"kind": kind, "strength": text, "rule_set": rules.name}
+        if strength > rules.strength_maximum:
+            issues.append(
+                CheckIssue("STRENGTH_TOO_HIGH", params={**params, "limit": number_text(rules.strength_maximum)})
+            )
+        elif not rules.strength_usual_low <= strength <= rules.strength_usual_high:
+            low, high = number_text(rules.strength_usual_low), number_text(rules.strength_usual_high)
+            issues.append(CheckIssue("STRENGTH_UNUSUAL", params={**params, "low": low, "high": high}))
+    return issues
+
+
 def upload_issues(*, upload: ResultUpload, on_date: datetime.date) -> tuple[list[str], list[CheckIssue]]:
     """The kinds an HBS upload may award beyond the unlisted default, and the issues of its list entry and
     internet report: wrong year or organiser (H-1), tourist tournament not approved (rule 2), internet
@@ -303,6 +325,7 @@ def upload_issues(*, upload: ResultUpload, on_date: datetime.date) -> tuple[list
     facts, issues, kinds = upload.facts, [], []
     if facts.get("internet") and not licence_valid(upload.uploaded_by, upload.federation, on_date):
         issues.append(CheckIssue("DIRECTOR_NOT_LICENSED", params={"date": on_date}))
+    issues += strength_issues(facts, rules_or_built_in(upload.federation, on_date))
     if not facts.get("recognised"):
         return kinds, issues
     entry = (

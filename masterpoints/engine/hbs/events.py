@@ -346,6 +346,9 @@ def _matches(context: _Context, where: str) -> list[PlayerAward]:
             raise RequestError(
                 f"{where}.strength", f"the points per won match need S for the {award.kind} points (H-5)"
             )
+        refused = rules.strength_refusal(Fraction(context.strength))
+        if refused:
+            raise RequestError(f"{where}.strength", refused)
         sides = [s for s in (match.home, match.away) if match.winner in (None, s.entry)]
         b = formula_first_place(rules.win_field, rules.win_form_factor, match.boards, context.strength, rules)
         share = Fraction(1) if match.winner is not None else rules.draw_share

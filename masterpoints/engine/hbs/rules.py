@@ -110,6 +110,14 @@ class HbsRuleSet:
 
     #: H-1 / H-4: what an event absent from the list of recognised tournaments awards: (kind, S) pairs.
     unlisted_awards: tuple[tuple[str, Fraction], ...] = (("black", Fraction(1)),)
+    #: H-4 (issue 33): S is a tournament's strength factor ("snaga turnira iskazana faktorom S", Način
+    #: bodovanja 2), 1 for an ordinary club event (``unlisted_awards``). The usual range is half to twice that:
+    #: an S outside it is a warning to check. Above ``strength_maximum`` S is refused: at S = 5 a club evening
+    #: of 20 pairs and 24 boards already pays its winners 98 black points, seven times the 14 of S = 1 (an S of
+    #: 999.999 paid 13,793). Configuration until HBS lists real strengths (transition rule 8).
+    strength_usual_low: Fraction = Fraction(1, 2)
+    strength_usual_high: Fraction = Fraction(2)
+    strength_maximum: Fraction = Fraction(5)
     #: H-1: what each organiser awards when its event is not on the list: clubs and regions black points,
     #: the federation's own events every kind; a listed event awards the kinds of its entry on the list.
     organiser_awards: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -150,15 +158,30 @@ class HbsRuleSet:
         names = [row.name for row in self.categories]
         if len(set(names)) != len(names):
             raise ValueError("category names must be unique")
-        for kind, _s in self.unlisted_awards:
+        for kind, s in self.unlisted_awards:
             if kind not in KINDS:
                 raise ValueError(f"unlisted_awards: unknown kind {kind!r}")
+            if not 0 < s <= self.strength_maximum:
+                raise ValueError(f"unlisted_awards: S of {kind} must lie in (0, strength_maximum]")
+        if not 0 < self.strength_usual_low <= self.strength_usual_high <= self.strength_maximum:
+            raise ValueError("the strengths must keep 0 < strength_usual_low ≤ strength_usual_high ≤ strength_maximum")
 
     # --- look-ups ----------------------------------------------------------------------------------------
 
     def form_factor(self, form: str) -> Fraction:
         """T of the HBS formula for ``form``."""
         return dict(self.form_factors)[form]
+
+    def strength_refusal(self, strength: Fraction) -> str | None:
+        """Why S cannot be used (H-4): not above 0, or above :attr:`strength_maximum`; ``None`` when it can."""
+        if strength <= 0:
+            return f"'strength' (S) must be greater than 0, not {number_text(strength)} (H-4)"
+        if strength > self.strength_maximum:
+            return (
+                f"'strength' (S) is {number_text(strength)}, above the rule set's strength_maximum "
+                f"{number_text(self.strength_maximum)} ({self.name}, H-4)"
+            )
+        return None
 
     def minimum_field(self, form: str) -> int:
         """Fewest units for a tournament of ``form`` to score (rule 5, H-10)."""

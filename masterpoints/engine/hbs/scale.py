@@ -281,8 +281,9 @@ def _first_place(request: ScaleRequest, t: Fraction, rules: HbsRuleSet, *, need:
         return b, "band"
     if request.strength is None:
         raise RequestError("strength", "'strength' (S) is required unless B is fixed in advance (H-4, H-8)")
-    if Fraction(request.strength) <= 0:
-        raise RequestError("strength", f"'strength' (S) must be greater than 0, not {request.strength}")
+    refused = rules.strength_refusal(Fraction(request.strength))
+    if refused:
+        raise RequestError("strength", refused)
     if request.boards is None:
         raise RequestError("boards", "'boards' (D) is required for the HBS formula")
     if isinstance(request.boards, bool) or not isinstance(request.boards, int) or request.boards < 0:
