@@ -68,6 +68,7 @@ def build_preview(
     claims.resolve_playing_time(preview)
     _check_event(preview, today or timezone.localdate())
     lines = _resolve_players(preview, suggest=suggest)
+    _drop_resolved_id_missing(preview, lines)
     preview.groups = [
         GroupLine(
             group=group, row_number=index + 1, entries=[EntryLine(entry, lines[entry.key]) for entry in group.entries]
@@ -187,6 +188,19 @@ def _lookup_keys(number: str) -> list[str]:
     if number.isdigit():
         keys.append(number.lstrip("0") or "0")
     return keys
+
+
+def _drop_resolved_id_missing(preview: Preview, lines: dict[str, list[PlayerLine]]) -> None:
+    """The importer's ``ID_MISSING`` (a player without a number) is for the director to resolve: once the
+    player is resolved (a member, a guest, the office; chosen or remembered), it is answered and goes."""
+    answered = {
+        (line.where, line.name) for group in lines.values() for line in group if line.resolution != "unresolved"
+    }
+    preview.issues = [
+        issue
+        for issue in preview.issues
+        if not (issue.code == "ID_MISSING" and (issue.where, issue.params.get("name")) in answered)
+    ]
 
 
 def _resolve_players(preview: Preview, *, suggest: bool) -> dict[str, list[PlayerLine]]:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, PlayingTime
-from federation.models import Federation, Player, Region
+from federation.models import Federation, Region
 from federation.outbox import enqueue_task
 from federation.services import audit_record
 from masterpoints.ledger import ResultEntry, awards_post_results, awards_reverse_tournament
@@ -261,58 +261,6 @@ def _check_expected(preview: Preview, expected_previous) -> None:
         raise ValidationError(_CONFIRMED_MEANWHILE, code="confirmed_meanwhile")
 
 
-#: Players whose changed points a ``points_changed`` refusal names; the rest are counted.
-CHANGES_NAMED = 5
-
-
-def _check_payable(upload: ResultUpload, preview: Preview, expected: str | None) -> None:
-    """Refuse when the preview the director confirmed (its digest ``expected``) is not what this confirm
-    would write, naming up to :data:`CHANGES_NAMED` players with their points as shown and as now."""
-    if expected is None:
-        return
-    paid = summary.payable(preview)
-    if summary.payable_digest(paid, preview) == expected:
-        return
-    stored = upload.preview_summary or {}
-    shown = stored.get("payable", {}) if stored.get("payable_digest") == expected else None
-    changed = sorted(pk for pk in set(paid) | set(shown or {}) if (shown or {}).get(pk) != paid.get(pk))
-    players = Player.objects.in_bulk([int(pk) for pk in changed[:CHANGES_NAMED]])
-    lines = [
-        _("%(player)s: %(shown)s shown, %(now)s now")
-        % {
-            "player": players[int(pk)],
-            "shown": summary.units_text((shown or {}).get(pk, {})),
-            "now": summary.units_text(paid.get(pk, {})),
-        }
-        for pk in changed[:CHANGES_NAMED]
-        if shown is not None
-    ]
-    if len(changed) > CHANGES_NAMED and shown is not None:
-        lines.append(_("and %(count)s more players") % {"count": len(changed) - CHANGES_NAMED})
-    if shown is not None:
-        lines += _issue_changes(stored.get("issue_counts", []), summary.summarise_issue_counts(preview))
-    raise ValidationError(
-        _(
-            "The results changed since the preview you checked: a rule set, the register, a sanction, a licence "
-            "or the recognised list changed meanwhile. %(changes)s Nothing was written; check the preview again "
-            "and confirm it."
-        ),
-        code="points_changed",
-        params={"changes": "; ".join(lines) + "." if lines else _("Other issues were found.")},
-    )
-
-
-def _issue_changes(before: list[dict], after: list[dict]) -> list[str]:
-    """The issue codes whose count changed between the preview shown and now: "NAME_MISMATCH: 0 → 1"."""
-    counted = [{item["code"]: item["count"] for item in counts} for counts in (before, after)]
-    return [
-        _("%(code)s: %(before)s → %(after)s")
-        % {"code": code, "before": counted[0].get(code, 0), "after": counted[1].get(code, 0)}
-        for code in sorted(set(counted[0]) | set(counted[1]))
-        if counted[0].get(code, 0) != counted[1].get(code, 0)
-    ]
-
-
 def results_upload_forget_preview(*, upload: ResultUpload) -> None:
     """Let the page build the preview again on its next visit (a derived value's single UPDATE)."""
     ResultUpload.objects.filter(pk=upload.pk).update(preview_fingerprint="")
@@ -480,7 +428,7 @@ def results_upload_confirm(
     if _current_version(upload, preview.event_key) != preview.previous:
         preview = build_preview(upload, suggest=False)  # another version was confirmed while it was built
     _check_expected(preview, expected_previous)
-    _check_payable(upload, preview, expected_payable)
+    summary.check_payable(upload, preview, expected_payable)
     if preview.previous is not None:
         awards_reverse_tournament(actor=actor, tournament=preview.previous, reason=_("superseded by a re-upload"))
         Tournament.objects.filter(pk=preview.previous.pk).update(is_current=False)

@@ -27,6 +27,7 @@ from collections import Counter
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db.models import Count, Max
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -112,6 +113,58 @@ def payable_digest(paid: dict[str, dict[str, int]], preview: Preview) -> str:
     issues = sorted((str(issue.severity), issue.code, str(getattr(issue, "where", ""))) for issue in preview.issues)
     basis = json.dumps({"payable": paid, "issues": issues}, sort_keys=True)
     return hashlib.sha256(basis.encode()).hexdigest()[:32]
+
+
+#: Players whose changed points a ``points_changed`` refusal names; the rest are counted.
+CHANGES_NAMED = 5
+
+
+def check_payable(upload: ResultUpload, preview: Preview, expected: str | None) -> None:
+    """Refuse when the preview the director confirmed (its digest ``expected``) is not what this confirm
+    would write, naming up to :data:`CHANGES_NAMED` players with their points as shown and as now."""
+    if expected is None:
+        return
+    paid = payable(preview)
+    if payable_digest(paid, preview) == expected:
+        return
+    stored = upload.preview_summary or {}
+    shown = stored.get("payable", {}) if stored.get("payable_digest") == expected else None
+    changed = sorted(pk for pk in set(paid) | set(shown or {}) if (shown or {}).get(pk) != paid.get(pk))
+    players = Player.objects.in_bulk([int(pk) for pk in changed[:CHANGES_NAMED]])
+    lines = [
+        _("%(player)s: %(shown)s shown, %(now)s now")
+        % {
+            "player": players[int(pk)],
+            "shown": units_text((shown or {}).get(pk, {})),
+            "now": units_text(paid.get(pk, {})),
+        }
+        for pk in changed[:CHANGES_NAMED]
+        if shown is not None
+    ]
+    if len(changed) > CHANGES_NAMED and shown is not None:
+        lines.append(_("and %(count)s more players") % {"count": len(changed) - CHANGES_NAMED})
+    if shown is not None:
+        lines += _issue_changes(stored.get("issue_counts", []), summarise_issue_counts(preview))
+    raise ValidationError(
+        _(
+            "The results changed since the preview you checked: a rule set, the register, a sanction, a licence "
+            "or the recognised list changed meanwhile. %(changes)s Nothing was written; check the preview again "
+            "and confirm it."
+        ),
+        code="points_changed",
+        params={"changes": "; ".join(lines) + "." if lines else _("Other issues were found.")},
+    )
+
+
+def _issue_changes(before: list[dict], after: list[dict]) -> list[str]:
+    """The issue codes whose count changed between the preview shown and now: "NAME_MISMATCH: 0 → 1"."""
+    counted = [{item["code"]: item["count"] for item in counts} for counts in (before, after)]
+    return [
+        _("%(code)s: %(before)s → %(after)s")
+        % {"code": code, "before": counted[0].get(code, 0), "after": counted[1].get(code, 0)}
+        for code in sorted(set(counted[0]) | set(counted[1]))
+        if counted[0].get(code, 0) != counted[1].get(code, 0)
+    ]
 
 
 def summarise(preview: Preview) -> dict[str, Any]:

@@ -274,3 +274,14 @@ def test_the_confirm_checks_and_writes_without_looking_for_suggestions(world, pe
     monkeypatch.setattr(names, "suggestions_for", searched)
     tournament = results_upload_confirm(actor=personas.director_a, upload=upload, acknowledge_warnings=True)
     assert Award.objects.filter(tournament=tournament, player=register["bo"]).exists()  # as the number says
+
+
+def test_the_missing_number_warning_goes_once_the_player_is_resolved_issue_35(world, upload, personas):
+    """ID_MISSING (the importer's: a player without a number) asks the director to say who it is; answered,
+    it is gone, and no tick is asked for it."""
+    before = [issue for issue in build_preview(upload).issues if issue.code == "ID_MISSING"]
+    assert [issue.params["name"] for issue in before] == ["Aase Kjaer"]
+    (line,) = [line for line in build_preview(upload).to_resolve if line.name == "Aase Kjaer"]
+    upload.resolutions = {line.key: {"resolution": "member", "number": "20003"}}
+    upload.save(update_fields=["resolutions"])
+    assert not [issue for issue in build_preview(upload).issues if issue.code == "ID_MISSING"]
