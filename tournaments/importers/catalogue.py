@@ -63,6 +63,7 @@ MATCH_DUPLICATE                 error     a team plays twice in one round (varia
                                           match on one board range listed twice with different scores)
 NO_RANKING_TABLE                error     a PBN without a TotalScoreTable (hand records, table results)
 PBN_ROW_MALFORMED               error     a ranking-table row that does not fit its header
+PBN_TRUNCATED                   error     a PBN cut off mid-line (a last table row or tag without a line break)
 PBN_ID_COLUMN_USED              info      which user-defined column gave the membership numbers
 PBN_ID_COLUMN_MISSING           warning   a PBN ranking without a membership-number column
 PBN_TABLE_REPEATED              info      a ranking table that repeats an earlier one (ignored)

@@ -279,6 +279,16 @@ ENTRY_CODES: dict[str, dict[str, tuple[Severity, Promise]]] = {
             _("This row of the ranking table has %(names)s names but %(ids)s membership numbers."),
         ),
     },
+    "PBN_TRUNCATED": {
+        "": (
+            E,
+            _(
+                "The file ends in the middle of this line, without the line break every PBN line ends with: it was "
+                "cut off (a transfer or an export stopped), so values and rows may be missing. Export the file "
+                "again from the scoring program and upload it whole."
+            ),
+        ),
+    },
     "PBN_ID_COLUMN_USED": {"": (I, _("Membership numbers were read from the column %(column)s."))},
     "PBN_ID_COLUMN_MISSING": {
         "": (

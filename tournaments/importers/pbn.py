@@ -29,7 +29,8 @@ Mapping of ``TotalScoreTable`` columns (names compared case-insensitively, ignor
 
 Each ranking table is a group (its game's ``Section`` tag names it; several named tables are reported
 as ranked separately, ``GROUPS_DECIDED``); table reading is in :mod:`.pbn_table`; a table that only repeats rows of
-an earlier one is skipped (``PBN_TABLE_REPEATED``), and a comment inside a table (the standard's
+an earlier one is skipped (``PBN_TABLE_REPEATED``), a file cut off inside a table row or a tag is refused
+(``PBN_TRUNCATED``, :func:`_cut_line`), and a comment inside a table (the standard's
 example says "Only the best 10 participants") is a warning, since a truncated table hides the field
 size. A file without any ``TotalScoreTable`` is refused with ``NO_RANKING_TABLE``, saying whether it holds
 hand records only or single table results.
@@ -88,6 +89,9 @@ def parse_pbn(
     charset = declared.group(1).decode("ascii") if declared else None
     text, decision = decode_text(data, issues, declared=charset, fallbacks=fallbacks, chosen=chosen)
     games, version, creator = _read_games(text)
+    cut = _cut_line(text, games)
+    if cut is not None:
+        issues.add("PBN_TRUNCATED", Location(line=cut))
     _inherit(games)
 
     tables: list[tuple[_Game, Table]] = [
@@ -214,6 +218,20 @@ def _read_games(text: str) -> tuple[list[_Game], str | None, str | None]:
     if game is not None:
         games.append(game)
     return games, version, creator
+
+
+def _cut_line(text: str, games: list[_Game]) -> int | None:
+    """The line a file cut off in the middle of a line ends on (issue 33: a PBN cut mid-row was confirmed as a
+    smaller event), else ``None``. Every line of a PBN ends with a line break (PBN 2.1 § 3), as in every file we
+    hold; a last line without one that is a table row or an unfinished tag was cut: its last value may be short
+    (``57`` of ``57.29``) and the rows after it are missing, which no column count can tell."""
+    if not text or text.endswith(("\n", "\r")):
+        return None
+    number = len(_LINES.split(text))
+    last = _LINES.split(text)[-1].strip()
+    in_table = any(table.rows and table.rows[-1][0] == number for game in games for table in game.tables.values())
+    unfinished_tag = last.startswith("[") and not _TAG.match(last)
+    return number if in_table or unfinished_tag else None
 
 
 def _inherit(games: list[_Game]) -> None:

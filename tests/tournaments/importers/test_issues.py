@@ -49,6 +49,7 @@ ERROR_FIXTURES = {
     ("NO_RANKING_TABLE", "table_results"): "pbn_table_results_only.pbn",
     ("PBN_ROW_MALFORMED", ""): "pbn_row_malformed.pbn",
     ("PBN_ROW_MALFORMED", "ids"): "pbn_id_count_mismatch.pbn",
+    ("PBN_TRUNCATED", ""): "pbn_truncated.pbn",
     ("CSV_COLUMN_MISSING", ""): "csv_column_missing.csv",
     ("CSV_VALUE_INVALID", ""): "csv_value_invalid.csv",
 }
