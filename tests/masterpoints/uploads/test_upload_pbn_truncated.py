@@ -4,6 +4,7 @@ naming the line (``PBN_TRUNCATED``), and the confirm writes nothing."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -12,8 +13,6 @@ from masterpoints.uploads.preview import build_preview
 from tests.factories import make_players
 from tournaments.importers import parse_results
 from tournaments.models import ResultUpload, Tournament
-
-from django.conf import settings
 
 DEMO = settings.BASE_DIR / "demo" / "files" / "tirsdag-2025-09-09.pbn"
 
