@@ -4,6 +4,7 @@ differences from the version a re-upload replaces, and the preview itself (built
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from clubs.models import PlayingTime
@@ -162,18 +163,49 @@ class Preview:
         return event_key(self.upload, self.event)
 
     @property
+    def event_keys(self) -> list[str]:
+        return event_keys(self.upload, self.event)
+
+    @property
     def scheme(self) -> SchemeInfo:
         return self.upload.federation.scheme_info
 
 
-def event_key(upload: ResultUpload, event: ParsedEvent | None) -> str:
-    """The re-upload key (formats.md § 1.3): organiser, date and the file's event id or description."""
-    if event is None:
-        return ""
+#: ``Tournament.event_key``'s column; a longer key keeps its start and ends in its SHA-256 (:func:`event_key`).
+EVENT_KEY_LENGTH = Tournament._meta.get_field("event_key").max_length
+_DIGEST = "|sha256:"
+
+
+def _full_key(upload: ResultUpload, event: ParsedEvent) -> str:
     organiser = (
         f"club:{upload.club.number}"
         if upload.club_id
         else (f"region:{upload.region.code}" if upload.region_id else "federation")
     )
     label = (event.event_id or event.name or "").strip().lower()
-    return f"{organiser}|{event.date.isoformat() if event.date else '?'}|{label}"[:300]
+    return f"{organiser}|{event.date.isoformat() if event.date else '?'}|{label}"
+
+
+def event_key(upload: ResultUpload, event: ParsedEvent | None) -> str:
+    """The re-upload key (formats.md § 1.3): organiser, date and the file's event id or description.
+
+    A key longer than its column keeps its start and ends in the SHA-256 of the whole key, so two events whose
+    keys differ only past the column's length never supersede each other (issue 33: the key was cut at 300
+    characters); a key that fits is the key itself, as before."""
+    if event is None:
+        return ""
+    full = _full_key(upload, event)
+    if len(full) <= EVENT_KEY_LENGTH:
+        return full
+    digest = hashlib.sha256(full.encode()).hexdigest()
+    return f"{full[: EVENT_KEY_LENGTH - len(_DIGEST) - len(digest)]}{_DIGEST}{digest}"
+
+
+def event_keys(upload: ResultUpload, event: ParsedEvent | None) -> list[str]:
+    """The keys the current version of the event may carry: :func:`event_key`, and for a key longer than its
+    column the first 300 characters a version confirmed before issue 33 was stored under, so a re-upload of
+    such a version still supersedes it (and stores the new key)."""
+    key = event_key(upload, event)
+    if _DIGEST not in key:
+        return [key]
+    return [key, _full_key(upload, event)[:EVENT_KEY_LENGTH]]

@@ -382,7 +382,7 @@ def _compare_with_previous(preview: Preview) -> None:
     upload = preview.upload
     previous = (
         Tournament.objects.current()
-        .filter(federation=upload.federation, event_key=preview.event_key)
+        .filter(federation=upload.federation, event_key__in=preview.event_keys)
         .exclude(upload_id=upload.pk or 0)
         .first()
     )

@@ -248,8 +248,8 @@ def _lock_claims(upload: ResultUpload) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [f"claims|{upload.club_id}"])
 
 
-def _current_version(upload: ResultUpload, key: str) -> Tournament | None:
-    return Tournament.objects.current().filter(federation=upload.federation, event_key=key).first()
+def _current_version(upload: ResultUpload, keys: list[str]) -> Tournament | None:
+    return Tournament.objects.current().filter(federation=upload.federation, event_key__in=keys).first()
 
 
 def _check_expected(preview: Preview, expected_previous) -> None:
@@ -425,7 +425,7 @@ def results_upload_confirm(
     if preview.has_warnings and not acknowledge_warnings:
         raise ValidationError(_("Tick the box to confirm that you have read the warnings."), code="warnings")
     _lock_event(upload.federation_id, preview.event_key)
-    if _current_version(upload, preview.event_key) != preview.previous:
+    if _current_version(upload, preview.event_keys) != preview.previous:
         preview = build_preview(upload, suggest=False)  # another version was confirmed while it was built
     _check_expected(preview, expected_previous)
     summary.check_payable(upload, preview, expected_payable)
