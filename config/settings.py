@@ -399,6 +399,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": crontab(minute="*"),
         "options": {"expires": 50},
     },
+    # Points held for provisional players credited once a member with their number joined the register.
+    "provisional-players-join": {
+        "task": "masterpoints.office_queue.tasks.provisional_players_join",
+        "schedule": crontab(minute="*"),
+        "options": {"expires": 50},
+    },
     # Players whose standing is older than their ledger (an update lost with a killed worker): queued again.
     "standings-freshness": {
         "task": "masterpoints.standings.tasks.standings_freshness",

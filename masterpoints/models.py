@@ -160,7 +160,7 @@ from masterpoints.corrections.models import CorrectionRequest, CorrectionWindow 
 from masterpoints.cups.models import CupSeries, CupWin  # noqa: E402
 from masterpoints.foreign.models import ForeignConversion, ForeignPoints  # noqa: E402
 from masterpoints.notices.models import MonthlyStatement, NoticePreference  # noqa: E402
-from masterpoints.office_queue.models import OfficeCase  # noqa: E402
+from masterpoints.office_queue.models import OfficeCase, ProvisionalPlayer  # noqa: E402
 from masterpoints.standings.models import (  # noqa: E402
     RankingListEntry,
     SeasonStanding,
@@ -186,6 +186,7 @@ __all__ = [
     "MonthlyStatement",
     "NoticePreference",
     "OfficeCase",
+    "ProvisionalPlayer",
     "RankingListEntry",
     "RememberedResolution",
     "SeasonStanding",

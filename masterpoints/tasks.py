@@ -4,7 +4,8 @@ monthly statements'), so a task queued by name, by beat or the outbox, is never 
 ``tests/config/test_celery.py`` checks every beat entry against what a worker registers."""
 
 from masterpoints.notices import tasks as notices_tasks
+from masterpoints.office_queue import tasks as office_queue_tasks
 from masterpoints.standings import tasks as standings_tasks
 from masterpoints.title_mail import tasks as title_mail_tasks
 
-__all__ = ["notices_tasks", "standings_tasks", "title_mail_tasks"]
+__all__ = ["notices_tasks", "office_queue_tasks", "standings_tasks", "title_mail_tasks"]

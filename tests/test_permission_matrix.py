@@ -91,7 +91,9 @@ OFFERS: dict[str, Offers] = {
     "federation.jobrun": Offers(),  # written by the jobs themselves (issue 19)
     "clubs.club": Offers(EDIT),
     "clubs.clubmembership": Offers(EDIT),
-    "office.officer": Offers(frozenset({A, D})),  # appointed or ended, never edited
+    "office.officer": Offers(
+        frozenset({A, D}), {"reset_second_factor": C}, list_change=True
+    ),  # issue 33: a lost factor
     "tournaments.recognisedtournament": Offers(EDIT),
     "tournaments.touristapproval": Offers(frozenset({A, D}), {"approve": A, "refuse": A}, list_change=True),
     "tournaments.directorlicence": Offers(frozenset({A, D}), {"revoke": A}, list_change=True),
@@ -105,6 +107,7 @@ OFFERS: dict[str, Offers] = {
     "masterpoints.foreignconversion": Offers(EDIT),
     "masterpoints.foreignpoints": Offers(frozenset({A}), {"approve": A, "refuse": A}, list_change=True),
     "masterpoints.officecase": Offers(list_change=True),  # resolved on its own page (issue 19)
+    "masterpoints.provisionalplayer": Offers(list_change=True),  # credited on its own page (issue 35)
     "masterpoints.clubalias": Offers(frozenset({D})),  # recorded from an upload, removed here, never edited (D-Q40)
     "masterpoints.standing": Offers(),
     "masterpoints.titleachievement": Offers(),

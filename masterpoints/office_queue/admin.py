@@ -13,9 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.admin_base import DecidedByActionsAdmin
 from federation.models import Player
-from masterpoints.models import OfficeCase
-from masterpoints.office_queue.forms import OfficeCaseResolveForm
-from masterpoints.office_queue.services import office_case_resolve
+from masterpoints.models import OfficeCase, ProvisionalPlayer
+from masterpoints.office_queue.forms import OfficeCaseResolveForm, ProvisionalCreditForm
+from masterpoints.office_queue.services import office_case_resolve, provisional_credit
 
 
 class OpenFilter(admin.SimpleListFilter):
@@ -117,3 +117,76 @@ class OfficeCaseAdmin(DecidedByActionsAdmin):
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/masterpoints/officecase_resolve.html", context)
+
+
+@admin.register(ProvisionalPlayer)
+class ProvisionalPlayerAdmin(DecidedByActionsAdmin):
+    """Players the register does not know yet, with the points held for them (issue 35): credited by
+    themselves when a member with their number joins, or here, to an existing member (the office merging two
+    records of one person). Never added, edited or deleted here."""
+
+    list_display = ["name", "number", "club", "held_points", "tournaments", "state", "credit_link"]
+    list_filter = ["federation", ("member", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "number", "folded_name"]
+    list_select_related = ["club", "member"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("cases__tournament")
+
+    @admin.display(description=_("points held"))
+    def held_points(self, obj):
+        return "; ".join(case.points for case in obj.cases.all() if case.is_open) or "–"
+
+    @admin.display(description=_("tournaments"))
+    def tournaments(self, obj):
+        return ", ".join(f"{case.tournament} ({case.tournament.date})" for case in obj.cases.all()) or "–"
+
+    @admin.display(description=_("state"))
+    def state(self, obj):
+        if obj.is_held:
+            return _("held")
+        return _("credited to %(member)s on %(date)s") % {"member": obj.member, "date": obj.credited_at.date()}
+
+    @admin.display(description=_("credit"))
+    def credit_link(self, obj):
+        if not obj.is_held:
+            return "–"
+        link = reverse("admin:masterpoints_provisionalplayer_credit", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', link, _("Credit to a member"))
+
+    def get_urls(self):
+        credit = self.admin_site.admin_view(self.credit_view)
+        return [path("<int:pk>/credit/", credit, name="masterpoints_provisionalplayer_credit"), *super().get_urls()]
+
+    def credit_view(self, request, pk: int):
+        """Merge into an existing member: every held case's points are posted to them, citing each upload."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        provisional = get_object_or_404(self.get_queryset(request), pk=pk)
+        if not self.in_scope(request, provisional, "change"):
+            raise PermissionDenied
+        players = Player.objects.filter(federation=provisional.federation_id)
+        form = ProvisionalCreditForm(request.POST or None, players=players, admin_site=self.admin_site)
+        if request.method == "POST" and form.is_valid():
+            try:
+                member = form.cleaned_data["player"]
+                posted = provisional_credit(actor=request.user, provisional=provisional, player=member)
+            except (ValidationError, PermissionDenied) as error:
+                form.add_error(None, error if isinstance(error, ValidationError) else str(error))
+            else:
+                text = _("%(provisional)s credited to %(member)s; %(count)d ledger entries posted.") % {
+                    "provisional": provisional,
+                    "member": member,
+                    "count": len(posted),
+                }
+                self.message_user(request, text, messages.SUCCESS)
+                return redirect("admin:masterpoints_provisionalplayer_changelist")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Credit a provisional player's held points to a member"),
+            "provisional": provisional,
+            "form": form,
+            "media": self.media + form.media,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/masterpoints/provisionalplayer_credit.html", context)

@@ -50,3 +50,18 @@ class OfficeCaseResolveForm(forms.Form):
                 if not (data.get(name) or "").strip():
                     self.add_error(name, _("A new member needs a registration number and both names."))
         return data
+
+
+class ProvisionalCreditForm(forms.Form):
+    """The member a provisional player is (two records of one person): chosen by number or name."""
+
+    player = forms.ModelChoiceField(label=_("Member"), queryset=Player.objects.none())
+
+    def __init__(self, *args, players, admin_site, **kwargs):
+        super().__init__(*args, **kwargs)
+        chosen = str(self.data.get("player", "")) if self.is_bound else ""
+        if self.is_bound and not (chosen.isdecimal() and int(chosen) <= MAX_ID):
+            self.data = self.data.copy()
+            self.data.pop("player", None)
+        self.fields["player"].widget = AutocompleteSelect(OfficeCase._meta.get_field("player"), admin_site)
+        self.fields["player"].queryset = players

@@ -12,6 +12,60 @@ from masterpoints.engine.common import KIND_DECIMALS, format_units
 from tournaments.models import Participation, Tournament
 
 
+class ProvisionalPlayer(models.Model):
+    """A player the register does not know (yet), as the result files name them: the points of their cases are
+    computed and held, on no public list, until they join or the office merges them into a member (DBf appendix
+    B, "Registrering af MP": "Ved et medlems indmeldelse i en klub, medregnes eventuelle tidligere registrerede
+    MP automatisk"; HBS rule 4). Uploads that name the same number, or the same folded name in the same club
+    without a number, hold their points on the same provisional player."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="provisional_players")
+    name = models.CharField(_("name in file"), max_length=200)
+    #: The number the files gave (not on the register when it was first held); empty: none.
+    number = models.CharField(_("number in file"), max_length=40, blank=True)
+    #: The folded name (``federation.names.fold_name``): who is the same person when no number is given.
+    folded_name = models.CharField(max_length=200, blank=True)
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("club")
+    )
+    created_at = models.DateTimeField(_("first held"), auto_now_add=True)
+    member = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="provisional_records",
+        verbose_name=_("credited to member"),
+    )
+    credited_at = models.DateTimeField(_("credited"), null=True, blank=True)
+    credited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "pk"]
+        verbose_name = _("provisional player")
+        verbose_name_plural = _("provisional players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "number"], condition=~Q(number=""), name="provisional_one_per_number"
+            ),
+            models.CheckConstraint(
+                condition=Q(member__isnull=True, credited_at__isnull=True)
+                | Q(member__isnull=False, credited_at__isnull=False),
+                name="provisional_credit_complete",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        number = f" ({self.number})" if self.number else ""
+        return f"{self.name}{number}"
+
+    @property
+    def is_held(self) -> bool:
+        return self.member_id is None
+
+
 class OfficeCase(models.Model):
     """A player of a confirmed upload whose director left them to the office ("ask the office: no points
     until it decides"), with the awards the engine computed for them when the upload was confirmed.
@@ -50,6 +104,15 @@ class OfficeCase(models.Model):
     )
     resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Whose points these are while the register does not know them (issue 35).
+    provisional = models.ForeignKey(
+        ProvisionalPlayer,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="cases",
+        verbose_name=_("provisional player"),
+    )
 
     class Meta:
         ordering = ["status", "-tournament__date", "pk"]

@@ -5,28 +5,39 @@ D-Q48: resolving a case to a member posts the awards the engine computed for the
 confirmed, as result awards of the tournament (so a later re-upload reverses them with the others); each
 row's reason cites the upload. A guest receives nothing. A new member is added through the register
 (``office.register.services.register_player_add``), never by the upload.
+
+Issue 35: every case belongs to a :class:`~masterpoints.models.ProvisionalPlayer`, the person the files name
+(by their number, else their folded name in the club), whose points are held. When a member with that number
+joins the register, :func:`provisional_players_join` (beat, every minute) credits every held case to them
+(DBf appendix B: "medregnes … automatisk"); the office merges a provisional player into an existing member
+with :func:`provisional_credit`. Either way the ledger rows cite each upload, and the credit is audited.
 """
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
+import logging
+
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Player
+from federation.names import fold_name
 from federation.outbox import enqueue_task
 from federation.refusals import refusals
 from federation.services import audit_record
 from masterpoints.ledger import ResultEntry, awards_post_results
-from masterpoints.models import Award, OfficeCase
+from masterpoints.models import Award, OfficeCase, ProvisionalPlayer
 from masterpoints.standings.tasks import standings_update_players
 from office.access import is_secretariat
 from office.register.services import register_player_add
 from tournaments.models import Participation, Tournament
 
 Status = OfficeCase.Status
+log = logging.getLogger(__name__)
 
 REFUSALS = {
     "NOT_SECRETARIAT": _("Only the secretariat of %(federation)s resolves the players its uploads left to the office."),
@@ -38,6 +49,7 @@ REFUSALS = {
     "ALREADY_PLAYED": _("%(player)s already has a place in %(tournament)s (place %(place)s): one player plays once."),
     "MEMBER_REQUIRED": _("Choose the member, by number or name."),
     "UNKNOWN_RESOLUTION": _("Unknown choice %(choice)s: a member, a new member or a guest."),
+    "ALREADY_CREDITED": _("%(provisional)s was already credited to %(member)s on %(date)s. Nothing was changed."),
 }
 
 refusal = refusals(REFUSALS)
@@ -78,8 +90,32 @@ def office_cases_open(*, tournament: Tournament, lines) -> int:
                 ],
             )
         )
+    club = tournament.upload.club if tournament.upload_id else None
+    for case in cases:
+        case.provisional = _provisional_for(tournament.federation_id, case, club)
     OfficeCase.objects.bulk_create(cases)
     return len(cases)
+
+
+def _provisional_for(federation_id: int, case: OfficeCase, club) -> ProvisionalPlayer | None:
+    """The held provisional player the case's file names: the one with its number, else the one with its
+    folded name in the same club without a number; a new one when none is held."""
+    number, folded = case.id_in_file.strip(), fold_name(case.name_in_file)[:200]
+    held = ProvisionalPlayer.objects.filter(federation_id=federation_id, member__isnull=True)
+    found = (
+        held.filter(number=number).first()
+        if number
+        else held.filter(number="", folded_name=folded, club=club).first()
+        if folded
+        else None
+    )
+    if found is None and number and ProvisionalPlayer.objects.filter(federation_id=federation_id, number=number):
+        # Credited already, and the number is still not on the register: a new record would break the
+        # one-per-number constraint, so the case waits for the office without one.
+        return None
+    return found or ProvisionalPlayer.objects.create(
+        federation_id=federation_id, name=case.name_in_file[:200], number=number, folded_name=folded, club=club
+    )
 
 
 @transaction.atomic
@@ -120,16 +156,7 @@ def office_case_resolve(
         raise refusal("MEMBER_REQUIRED")
     else:
         _check_member(case, player)
-    now = timezone.now()
-    status = Status.GUEST if player is None else Status.MEMBER
-    if not OfficeCase.objects.filter(pk=case.pk, status=Status.OPEN).update(
-        status=status, player=player, resolved_by=actor, resolved_at=now
-    ):
-        raise refusal("ALREADY_RESOLVED", **_resolved_params(OfficeCase.objects.get(pk=case.pk)))
-    Participation.objects.filter(pk=case.participation_id).update(
-        player=player, resolution=Participation.Resolution.GUEST if player is None else Participation.Resolution.MEMBER
-    )
-    posted = _post(actor, case, player) if player is not None else []
+    posted = _settle(actor, case, player)
     audit_record(
         actor=actor,
         action="office_queue.resolve",
@@ -144,6 +171,85 @@ def office_case_resolve(
     if posted:
         enqueue_task(standings_update_players, case.federation_id, [player.pk])
     return posted
+
+
+def _settle(actor, case: OfficeCase, player: Player | None) -> list[Award]:
+    """Record the case's resolution (conditional on it still being open) and post its awards to ``player``."""
+    status = Status.GUEST if player is None else Status.MEMBER
+    if not OfficeCase.objects.filter(pk=case.pk, status=Status.OPEN).update(
+        status=status, player=player, resolved_by=actor, resolved_at=timezone.now()
+    ):
+        raise refusal("ALREADY_RESOLVED", **_resolved_params(OfficeCase.objects.get(pk=case.pk)))
+    Participation.objects.filter(pk=case.participation_id).update(
+        player=player, resolution=Participation.Resolution.GUEST if player is None else Participation.Resolution.MEMBER
+    )
+    return _post(actor, case, player) if player is not None else []
+
+
+@transaction.atomic
+def provisional_credit(*, actor, provisional: ProvisionalPlayer, player: Player, joined: bool = False) -> list[Award]:
+    """Credit every held case of ``provisional`` to the member ``player`` (issue 35): the office merging two
+    records of one person, or (``joined``, ``actor=None``: the schedule) the member with the files' number
+    who joined the register. Cases of tournaments replaced since are left to their re-upload. Refused when
+    ``actor`` is not the federation's secretariat, when it was credited already, or as a case would be
+    (another federation, a place already in the tournament). Audited (``provisional.credit``) naming the
+    cases and the points; the standings of the member are updated after commit."""
+    provisional = ProvisionalPlayer.objects.select_for_update().select_related("federation").get(pk=provisional.pk)
+    if actor is not None and not is_secretariat(actor, provisional.federation):
+        raise PermissionDenied(REFUSALS["NOT_SECRETARIAT"] % {"federation": provisional.federation})
+    if not provisional.is_held:
+        raise refusal(
+            "ALREADY_CREDITED",
+            provisional=str(provisional),
+            member=str(provisional.member),
+            date=provisional.credited_at,
+        )
+    cases = list(
+        provisional.cases.select_for_update(of=("self",))
+        .filter(status=Status.OPEN, tournament__is_current=True)
+        .select_related("federation", "tournament__upload", "participation")
+    )
+    posted: list[Award] = []
+    for case in cases:
+        _check_member(case, player)
+        posted += _settle(actor, case, player)
+    provisional.member, provisional.credited_at, provisional.credited_by = player, timezone.now(), actor
+    provisional.save(update_fields=["member", "credited_at", "credited_by"])
+    audit_record(
+        actor=actor,
+        action="provisional.credit",
+        target=provisional,
+        payload={
+            "player": player.number,
+            "how": "joined" if joined else "merged",
+            "cases": [case.pk for case in cases],
+            "tournaments": sorted({case.tournament_id for case in cases}),
+            "awards": [{"kind": a.kind, "units": a.units} for a in posted],
+        },
+    )
+    if posted:
+        enqueue_task(standings_update_players, provisional.federation_id, [player.pk])
+    return posted
+
+
+def provisional_players_join() -> int:
+    """Credit each held provisional player whose number a member of the register now holds (a register
+    import, the admin, the office's "new member"): DBf appendix B's "automatisk". One that cannot be credited
+    (the member already has a place in one of its tournaments) is logged and stays held for the office.
+    Returns how many were credited."""
+    members = Player.objects.filter(federation_id=OuterRef("federation_id"), number=OuterRef("number"))
+    held = ProvisionalPlayer.objects.filter(member__isnull=True).exclude(number="").filter(Exists(members))
+    credited = 0
+    for provisional in held.select_related("federation"):
+        member = Player.objects.get(federation_id=provisional.federation_id, number=provisional.number)
+        try:
+            provisional_credit(actor=None, provisional=provisional, player=member, joined=True)
+        except ValidationError as error:
+            reason = " ".join(error.messages)
+            log.warning("Provisional player %s not credited to %s: %s", provisional.pk, member, reason)
+        else:
+            credited += 1
+    return credited
 
 
 def _check_open(case: OfficeCase) -> None:

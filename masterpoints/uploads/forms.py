@@ -257,8 +257,8 @@ class ResolutionForm(forms.Form):
         label=_("Treat as"),
         choices=[
             ("member", _("this member")),
-            ("guest", _("guest: no points")),
-            ("office", _("ask the office: no points until it decides")),
+            ("guest", _("guest from abroad or visitor: no points")),
+            ("office", _("not on the register yet: points held until they join")),
         ],
     )
     number = forms.CharField(label=_("Member number"), required=False, max_length=20)

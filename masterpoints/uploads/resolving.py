@@ -1,5 +1,5 @@
-"""Writes of the table of players to resolve: many players at once ("accept all suggestions", "all remaining
-as guests", or the rows of the table posted together).
+"""Writes of the table of players to resolve: many players at once ("accept all suggestions", "hold the
+remaining players' points", or the rows of the table posted together).
 
 Like ``results_upload_resolve`` (:mod:`.services`), each is one transaction on the locked upload, allowed to
 whoever may act for its organiser while it is pending, and writes one audit row naming every player changed.
@@ -69,10 +69,12 @@ def results_upload_accept_suggestions(*, actor, upload: ResultUpload) -> int:
 
 
 @transaction.atomic
-def results_upload_remaining_as_guests(*, actor, upload: ResultUpload) -> int:
+def results_upload_remaining_held(*, actor, upload: ResultUpload) -> int:
     """Record every player still without a member (unknown or missing number, a chosen number not on the
-    register) as a guest: no points. Players whose name only differs from their number's member keep the
-    member. Returns how many were recorded."""
+    register) as held for the office: at the confirm each becomes a provisional player whose points are kept
+    until they join or the office merges them (issue 35; DBf appendix B, HBS rule 4), never thrown away as a
+    guest's. Players whose name only differs from their number's member keep the member. Returns how many
+    were recorded."""
     upload = _locked(actor, upload)
-    values = {line.key: resolution_value("guest") for line in build_preview(upload, suggest=False).unresolved}
-    return _record(actor, upload, values, "results.upload.remaining_as_guests") if values else 0
+    values = {line.key: resolution_value("office") for line in build_preview(upload, suggest=False).unresolved}
+    return _record(actor, upload, values, "results.upload.remaining_held") if values else 0

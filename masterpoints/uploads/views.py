@@ -33,7 +33,7 @@ from masterpoints.uploads.forms import (
 )
 from masterpoints.uploads.resolving import (
     results_upload_accept_suggestions,
-    results_upload_remaining_as_guests,
+    results_upload_remaining_held,
     results_upload_resolve_many,
 )
 from masterpoints.uploads.selectors import (
@@ -306,18 +306,23 @@ def upload_resolve(request, pk: int):
 @login_required
 @require_POST
 def upload_resolve_all(request, pk: int):
-    """ "Accept all suggestions" (``action=suggestions``) or "all remaining as guests" (``action=guests``)."""
+    """ "Accept all suggestions" (``action=suggestions``) or "hold the remaining players' points"
+    (``action=held``: provisional players, issue 35)."""
     upload = _own_upload(request, pk)
     action = request.POST.get("action")
-    if action not in ("suggestions", "guests"):
+    if action not in ("suggestions", "held"):
         return _resolved(request, upload, "", [_("Unknown action.")])
     try:
         if action == "suggestions":
             count = results_upload_accept_suggestions(actor=request.user, upload=upload)
             done = ngettext("%(count)s suggestion accepted.", "%(count)s suggestions accepted.", count)
         else:
-            count = results_upload_remaining_as_guests(actor=request.user, upload=upload)
-            done = ngettext("%(count)s player recorded as a guest.", "%(count)s players recorded as guests.", count)
+            count = results_upload_remaining_held(actor=request.user, upload=upload)
+            done = ngettext(
+                "%(count)s player held as a provisional player.",
+                "%(count)s players held as provisional players.",
+                count,
+            )
     except ValidationError as error:
         return _resolved(request, upload, "", list(error.messages))
     if not count:

@@ -25,6 +25,7 @@ from masterpoints.models import (
     ForeignConversion,
     ForeignPoints,
     OfficeCase,
+    ProvisionalPlayer,
     Standing,
     TitleAchievement,
     TitleMailing,
@@ -218,8 +219,8 @@ def foreign_points(world, key):
     )
 
 
-def office_case(world, key):
-    tournament = make_tournament(federation(world, key), club(world, key), key=f"office-{key}")
+def office_case(world, key, *, event: str = "office"):
+    tournament = make_tournament(federation(world, key), club(world, key), key=f"{event}-{key}")
     group = RankingGroup.objects.create(tournament=tournament, key="A", name="A", field_size=2)
     entry = Entry.objects.create(group=group, key="1", number="1", place_first=1, place_last=1)
     participation = Participation.objects.create(
@@ -232,6 +233,13 @@ def office_case(world, key):
         name_in_file="Ukendt",
         awards=[{"kind": "BP" if key == "dbf" else "black", "units": 4, "part": "", "explanation": {}}],
     )
+
+
+def provisional_player(world, key):
+    case = office_case(world, key, event="provisional")
+    held = ProvisionalPlayer.objects.create(federation=federation(world, key), name="Ukendt", number="1")
+    OfficeCase.objects.filter(pk=case.pk).update(provisional=held)
+    return held
 
 
 def standing(world, key):
@@ -314,6 +322,7 @@ ROWS = {
     "masterpoints.foreignconversion": foreign_conversion,
     "masterpoints.foreignpoints": foreign_points,
     "masterpoints.officecase": office_case,
+    "masterpoints.provisionalplayer": provisional_player,
     "masterpoints.clubalias": club_alias,
     "masterpoints.standing": standing,
     "masterpoints.titleachievement": title_achievement,

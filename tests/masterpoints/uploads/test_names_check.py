@@ -168,7 +168,7 @@ def test_an_htmx_request_gets_the_table_the_issues_and_the_confirm_part_saying_w
     assert "Confirm and award points" in body  # no error left: the confirm button appears in place
 
 
-def test_all_remaining_as_guests_and_one_row_of_the_table_by_htmx(client, upload, personas):
+def test_all_remaining_held_and_one_row_of_the_table_by_htmx_issue_35(client, upload, personas):
     client.force_login(personas.director_a)
     body = preview_page(client, upload)
     assert (
@@ -189,10 +189,10 @@ def test_all_remaining_as_guests_and_one_row_of_the_table_by_htmx(client, upload
     assert "1 player resolved." in row.content.decode()
     upload.refresh_from_db()
     assert list(upload.resolutions) == ["-/-/-/1#1"]
-    guests = client.post(reverse("uploads:resolve_all", args=[upload.pk]), {"action": "guests"})
-    assert guests.status_code == 302
+    held = client.post(reverse("uploads:resolve_all", args=[upload.pk]), {"action": "held"})
+    assert held.status_code == 302
     upload.refresh_from_db()
-    assert upload.resolutions["-/-/-/2#1"] == {"resolution": "guest"}
+    assert upload.resolutions["-/-/-/2#1"] == {"resolution": "office"}, "points held, never thrown away"
     assert "-/-/-/3#1" not in upload.resolutions  # the name mismatch keeps its number's member: a warning only
     assert not build_preview(upload).has_errors
 
@@ -215,10 +215,10 @@ def test_only_the_organiser_resolves_and_only_with_the_csrf_token(world, upload,
     other = Client()
     other.force_login(personas.director_b)
     for name in ("uploads:resolve", "uploads:resolve_all"):
-        assert other.post(reverse(name, args=[upload.pk]), {"action": "guests"}).status_code == 403
+        assert other.post(reverse(name, args=[upload.pk]), {"action": "held"}).status_code == 403
     checked = Client(enforce_csrf_checks=True)
     checked.force_login(personas.director_a)
-    assert checked.post(reverse("uploads:resolve_all", args=[upload.pk]), {"action": "guests"}).status_code == 403
+    assert checked.post(reverse("uploads:resolve_all", args=[upload.pk]), {"action": "held"}).status_code == 403
     assert ResultUpload.objects.get(pk=upload.pk).resolutions == {}
 
 
