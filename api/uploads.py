@@ -137,7 +137,8 @@ def upload_create(
                 facts=upload_facts,
             )
         except DjangoValidationError as error:
-            raise service_refusal(error, status=413 if error.code == "FILE_TOO_LARGE" else 400) from None
+            status = {"FILE_TOO_LARGE": 413, "UPLOAD_QUOTA": 429}.get(error.code, 400)
+            raise service_refusal(error, status=status) from None
         return 201, upload_json(request, created)
 
     return _once(request, idempotency_key, payload, write)

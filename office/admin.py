@@ -69,14 +69,18 @@ class RegionAdmin(AuditedAdmin, FederationScopedAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(AuditedAdmin, RegisterImportMixin, FederationScopedAdmin):
-    """Players; the secretariat imports the member register from here (``office.register``)."""
+    """Players; the secretariat imports the member register from here (``office.register``).
+
+    A player's login is read-only here (issue 33, item 10: the secretariat could bind a player to any login,
+    an officer's or another federation's, by its raw id): a login is bound only by the player's own sign-up
+    through the link of ``invite_to_log_in`` (``office.accounts``), to the address on the register."""
 
     change_list_template = "office/player_change_list.html"
     list_display = ["number", "last_name", "first_name", "status", "dues_paid_until", "federation"]
     list_filter = ["federation", "status", "hide_name"]
     search_fields = ["number", "last_name", "first_name", "email"]
     list_select_related = ["federation"]
-    raw_id_fields = ["user"]
+    readonly_fields = ["user"]
     date_hierarchy = "dues_paid_until"
     actions = ["invite_to_log_in"]
 

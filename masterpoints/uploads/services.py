@@ -28,6 +28,7 @@ from masterpoints.uploads.claims import fact_id
 from masterpoints.uploads.lines import Preview, event_key
 from masterpoints.uploads.models import RememberedResolution
 from masterpoints.uploads.preview import build_preview
+from masterpoints.uploads.quota import check_upload_quota
 from masterpoints.uploads.scoring import event_boards, event_form
 from office.access import can_act_for_club, can_act_for_region, is_secretariat
 from tournaments.importers.detect import sniff
@@ -78,6 +79,8 @@ def results_upload_create(
     _check_nature(federation, facts)
     if len(data) > settings.RESULTS_UPLOAD_MAX_BYTES:
         raise ValidationError(_("The file is larger than the 5 MB limit."), code="FILE_TOO_LARGE")
+    if not trusted:
+        check_upload_quota(federation=federation, club=club, region=region, size=len(data))
     digest = hashlib.sha256(data).hexdigest()
     upload = ResultUpload(
         federation=federation,
