@@ -89,3 +89,12 @@ def test_nothing_changed_the_confirm_writes_what_the_preview_showed(client, worl
         kinds = written.setdefault(str(award.player_id), {})
         kinds[award.kind] = kinds.get(award.kind, 0) + award.units
     assert written == shown
+
+
+def test_a_status_changed_after_the_preview_refuses_the_confirm_naming_the_new_warning(client, world, personas, upload):
+    client.force_login(personas.director_a)
+    form = checked(client, upload)
+    Player.objects.filter(number=NUMBERS[3]).update(status=Player.Status.LAPSED)
+    page = confirm(client, upload, form).content.decode()
+    assert "The results changed since the preview you checked" in page and "PLAYER_NOT_MEMBER: 0 → 1" in page
+    assert not Award.objects.exists()
