@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club, ClubMembership
 from federation.bulk import insert_many
-from federation.jobs import job_fail, job_finish, job_progress, job_start
+from federation.jobs import job_fail, job_finish, job_heartbeat, job_progress, job_start
 from federation.models import Federation, JobRun, Player, Region
 from federation.names import search_name
 from federation.services import audit_record, audit_record_many
@@ -59,9 +59,10 @@ def register_import(
         return register_plan(federation=federation, register=_read(federation, data, today), today=today)
     job = job_start(kind=JobRun.Kind.REGISTER_IMPORT, federation=federation, actor=actor, stage=_("checking the file"))
     try:
-        register = _read(federation, data, today)
-        job_progress(job, stage=_("writing the changes"))
-        plan = _apply(actor=actor, federation=federation, register=register, today=today)
+        with job_heartbeat(job):  # a large register's one transaction outlasts the lease without a beat
+            register = _read(federation, data, today)
+            job_progress(job, stage=_("writing the changes"))
+            plan = _apply(actor=actor, federation=federation, register=register, today=today)
     except ValidationError as error:
         job_fail(job, message=" ".join(error.messages))
         raise
