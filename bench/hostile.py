@@ -8,7 +8,13 @@ Seeds a small federation, starts gunicorn on 127.0.0.1 (loopback only) against t
 as a club director and sends every input once. Prints ``name=value`` figures: ``tried``, ``refused_cleanly``
 (any answer but a 5xx), ``server_errors`` (5xx, each listed) and ``rows_written_by_refused`` (ledger,
 tournaments, sanctions, corrections, foreign points and standings rows that appeared: nothing a hostile
-input sends may write them). The expected result is 0 server errors and 0 rows.
+input sends may write them) and ``quota_refused`` (issue 33: of twelve 4.9 MB uploads in a row, those the
+organiser's hourly quota refused). The expected result is 0 server errors, 0 rows and 7 refused by the quota.
+
+Issue 33's inputs (items 7, 8, 10) run as a second club's director: a percentage of 10,000, a score of
+99,999,999.99999, a 40-character entry number and a PBN cut mid-row, each uploaded, previewed and confirmed; a
+sanction ending before it starts; S = 999.999 in the calculator; the upload API's confirm and discard of a
+discarded upload and a NUL in a resolution's number; then the twelve large uploads.
 """
 
 from __future__ import annotations
@@ -45,6 +51,8 @@ VALUES = [
     "A" * 3000,
 ]
 DATA = ROOT / "tests" / "tournaments" / "data"
+#: The members the files of issue 33's inputs name (the second club's).
+MEMBERS = [str(20001 + n) for n in range(12)]
 
 
 def free_port() -> int:
@@ -72,6 +80,28 @@ def seed():
     return club
 
 
+def seed_second_club():
+    """Issue 33's inputs: a second club (its own upload quota) with its director (``director2``), twelve members
+    the files name, a playing time (a complete sanction application) and an API token; returns the club's and
+    the playing time's ids and the token's secret."""
+    from django.contrib.auth.models import User
+
+    from clubs.models import Club, PlayingTime
+    from federation.models import Federation, Player, Region
+    from office.services import api_token_create, officer_assign
+
+    dbf = Federation.objects.get(code="dbf")
+    club = Club.objects.create(federation=dbf, number="1202", name="BK Svendborg")
+    club.regions.add(Region.objects.get(code="fyn"))
+    tuesday = PlayingTime.objects.create(club=club, weekday=1, part_of_day="evening")
+    for number in MEMBERS:
+        Player.objects.create(federation=dbf, number=number, first_name="Spiller", last_name=number)
+    director = User.objects.create_user("director2", "d2@example.com", "director-pw")
+    officer_assign(actor=None, user=director, role="club_director", federation=dbf, club=club)
+    _token, secret = api_token_create(actor=director, name="hostile", club=club)
+    return club.pk, tuesday.pk, secret
+
+
 def protected_rows() -> int:
     from masterpoints.models import Award, CorrectionRequest, ForeignPoints, Standing
     from tournaments.models import SanctionApplication, Tournament
@@ -93,21 +123,35 @@ class Client:
                 return None
 
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
+        #: The body of the last successful answer (the API's JSON).
+        self.last_body = b""
+        #: Where the last redirect pointed (an upload's preview page, say).
+        self.location = ""
+        #: Headers sent with every request (an API token).
+        self.headers: dict[str, str] = {}
+
+    def _plain_http(self) -> None:
+        """Outside DEBUG the session and CSRF cookies are ``Secure`` (the site is served behind TLS); this bench
+        talks plain HTTP to loopback, so the jar sends them back as a browser behind the proxy would."""
+        for cookie in self.jar:
+            cookie.secure = False
 
     def csrf(self) -> str:
         return next((c.value for c in self.jar if c.name == "csrftoken"), "")
 
     def send(self, method: str, path: str, body: bytes | None = None, content_type: str | None = None) -> int:
-        headers = {"Referer": self.base + "/", "X-CSRFToken": self.csrf()}
+        self._plain_http()
+        headers = {"Referer": self.base + "/", "X-CSRFToken": self.csrf(), **self.headers}
         if content_type:
             headers["Content-Type"] = content_type
         request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers)
         try:
             with self.opener.open(request, timeout=60) as response:
-                response.read()
+                self.last_body = response.read()
                 return response.status
         except urllib.error.HTTPError as error:
             error.read()
+            self.location = error.headers.get("Location") or ""
             return error.code
         except (urllib.error.URLError, ConnectionError) as error:
             print(f"  connection closed by the server: {method} {path[:60]} ({error})")
@@ -116,6 +160,7 @@ class Client:
     def form(self, path: str, fields: dict, files: dict | None = None) -> int:
         boundary = uuid.uuid4().hex
         parts = []
+        self._plain_http()
         for name, value in {**fields, "csrfmiddlewaretoken": self.csrf()}.items():
             parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
         for name, (filename, data) in (files or {}).items():
@@ -185,6 +230,7 @@ def api_bodies() -> list[bytes]:
         {**scale, "kind": "title", "bp": 10**15},
         {"scheme": "hbs", "kind": "scale", "form": "pairs", "participants": 10**7, "strength": "1"},
         {"scheme": "hbs", "kind": "scale", "form": "pairs", "participants": 20, "strength": "1e40"},
+        {"scheme": "hbs", "kind": "scale", "form": "pairs", "participants": 20, "boards": 24, "strength": "999.999"},
         {"scheme": "hbs", "kind": "category", "black": -1, "red": "x"},
         {"scheme": "dbf", "kind": "team_match", "category": "BP", "value": "1e30", "boards": 24, "vp": "15"},
         {"scheme": "dbf", "kind": "team_bonus", "matches": 10**6, "boards": 24, "teams": 10**6},
@@ -231,8 +277,84 @@ def upload_files() -> list[tuple[str, bytes]]:
     return files
 
 
-def run(base: str, club_pk: int) -> dict:
-    results = {"tried": 0, "refused": 0, "errors": []}
+def members_csv(*, number: str = "1", score: str = "130", percentage: str = "61.5") -> bytes:
+    """Our CSV pairs template for the second club, six pairs of its members; the first pair's values as given."""
+    rows = [
+        f"event_date;{datetime.date.today() - datetime.timedelta(days=3)}",
+        f"event_name;Hostile {uuid.uuid4().hex[:8]}",
+        "event_type;pairs",
+        "club_id;1202",
+        "scoring;MP",
+        "boards_played;24",
+        "entry_no;place;score;percentage;player_1_id;player_1_name;player_2_id;player_2_name",
+        f"{number};1;{score};{percentage};{MEMBERS[0]};A;{MEMBERS[1]};B",
+    ]
+    rows += [f"{n + 1};{n + 1};{120 - n};{55 - n};{MEMBERS[2 * n]};A;{MEMBERS[2 * n + 1]};B" for n in range(1, 6)]
+    return ("\n".join(rows) + "\n").encode()
+
+
+def issue_33_cases(base: str, club_pk: int, playing_time: int, secret: str, note) -> int:
+    """Issue 33's inputs (items 7, 8, 10): values past their columns and a truncated PBN uploaded and confirmed
+    through the page, a sanction ending before it starts, the upload API's confirm and discard of a discarded
+    upload and a NUL in a resolution, then twelve 4.9 MB files in a row. Returns how many the quota refused."""
+    director = Client(base)
+    director.send("GET", "/accounts/login/")
+    director.form("/accounts/login/", {"username": "director2", "password": "director-pw"})
+    director.send("GET", "/tournaments/upload/")
+    demo = (ROOT / "demo" / "files" / "tirsdag-2025-09-09.pbn").read_bytes()
+    files = {
+        "percentage 10000": ("p.csv", members_csv(percentage="10000")),
+        "score 99999999.99999": ("s.csv", members_csv(score="99999999.99999")),
+        "entry number of 40": ("n.csv", members_csv(number="7" * 40)),
+        "pbn cut mid-row": ("cut.pbn", demo[: demo.index(b"57.29") + 2]),
+    }
+    for label, (name, data) in files.items():
+        fields = {"organiser": f"club:{club_pk}", "category": "BP"}
+        director.location = ""
+        note(f"upload {label}", director.form("/tournaments/upload/", fields, {"file": (name, data)}))
+        preview = urllib.parse.urlparse(director.location).path
+        if not preview.startswith("/tournaments/uploads/"):
+            print(f"  {label}: the upload was not stored, so its preview and confirm were not tried")
+            continue
+        note(f"preview {label}", director.send("GET", preview))
+        note(f"confirm {label}", director.form(preview + "confirm/", {"acknowledge_warnings": "on"}))
+    day = datetime.date.today() + datetime.timedelta(days=100)
+    sanction = {
+        "club": club_pk, "name": "Sommer", "category": "SP", "quota": "full", "basis": "quota",
+        "playing_time": playing_time,
+        "date": day.isoformat(), "end_date": (day - datetime.timedelta(days=3)).isoformat(), "form": "pairs",
+        "boards": "48", "entry_deadline": (day - datetime.timedelta(days=7)).isoformat(),
+        "advertised_on": (day - datetime.timedelta(days=30)).isoformat(), "advertisement": "dansk_bridge_website",
+        "open_to_all": "on",
+    }  # fmt: skip
+    director.send("GET", "/sanctions/apply/")
+    note("sanction ending before it starts", director.form("/sanctions/apply/", sanction))
+    program = Client(base)
+    program.headers = {"Authorization": f"Bearer {secret}"}
+
+    def call(path: str, body: dict) -> int:
+        program.headers["Idempotency-Key"] = uuid.uuid4().hex
+        return program.send("POST", path, json.dumps(body).encode(), "application/json")
+
+    program.headers["Idempotency-Key"] = uuid.uuid4().hex
+    note("api upload", program.form("/api/uploads", {"category": "BP"}, {"file": ("r.csv", members_csv())}))
+    upload = json.loads(program.last_body or "{}").get("id", 0)
+    resolution = {"player_key": "-/-/-/1#1", "resolution": "member", "number": "20\x001"}
+    note("api resolution with NUL", call(f"/api/uploads/{upload}/resolutions", {"resolutions": [resolution]}))
+    note("api discard", call(f"/api/uploads/{upload}/discard", {}))
+    note("api confirm of a discarded upload", call(f"/api/uploads/{upload}/confirm", {"acknowledge_warnings": True}))
+    note("api discard of a discarded upload", call(f"/api/uploads/{upload}/discard", {}))
+    refused = 0
+    for n in range(12):
+        fields = {"organiser": f"club:{club_pk}", "category": "BP"}
+        status = director.form("/tournaments/upload/", fields, {"file": (f"big{n}.xml", bytes([65 + n]) * 4_900_000)})
+        note(f"upload of 4.9 MB, number {n + 1}", status)
+        refused += status == 200  # the form again, with the quota's refusal; a stored file redirects (302)
+    return refused
+
+
+def run(base: str, club_pk: int, second: tuple[int, int, str]) -> dict:
+    results = {"tried": 0, "refused": 0, "errors": [], "second": second}
 
     def note(label: str, status: int) -> None:
         results["tried"] += 1
@@ -301,6 +423,7 @@ def run(base: str, club_pk: int) -> dict:
             f"POST {path}", director.form(path, {"acknowledge_warnings": "on", "player_key": "\x00", "resolution": "x"})
         )
     note("privacy of another", director.form("/players/dbf/12345/privacy/", {"hide_name": "on"}))
+    results["quota_refused"] = issue_33_cases(base, *results.pop("second"), note)
     return results
 
 
@@ -321,6 +444,7 @@ def main() -> None:
     old_name = connection.settings_dict["NAME"]
     test_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     club = seed()
+    second = seed_second_club()
     before = protected_rows()
     env = {**os.environ, "DEBUG": "0", "SECRET_KEY": "bench-only-not-secret", "ALLOWED_HOSTS": "127.0.0.1"}
     env.update(SECURE_SSL_REDIRECT="0", LOG_LEVEL="CRITICAL", DB_CONN_MAX_AGE="0", MEDIA_ROOT=tempfile.mkdtemp())
@@ -348,7 +472,7 @@ def main() -> None:
             except OSError:
                 time.sleep(0.2)
         started = time.perf_counter()
-        results = run(f"http://127.0.0.1:{port}", club.pk)
+        results = run(f"http://127.0.0.1:{port}", club.pk, second)
         seconds = time.perf_counter() - started
     finally:
         server.terminate()
@@ -359,6 +483,7 @@ def main() -> None:
     print(f"refused_cleanly={results['refused']}")
     print(f"server_errors={len(results['errors'])}")
     print(f"rows_written_by_refused={written}")
+    print(f"quota_refused={results['quota_refused']} (of 12 uploads of 4.9 MB in a row; 7 expected)")
     print(f"seconds={seconds:.1f}")
     for line in results["errors"]:
         print(f"  5xx: {line}")
