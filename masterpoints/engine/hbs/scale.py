@@ -6,9 +6,11 @@ unrounded B; n = ceil(N/2) units (item 5, H-3). Rounding (H-6): every place up t
 least 1 even when B ≤ 0. Ties (H-7). Fixed B, optionally by bands of field size (H-8). Minimum field (H-10).
 Every constant comes from the :class:`~masterpoints.engine.hbs.rules.HbsRuleSet` passed in.
 
-The logarithms are irrational: they are computed in ``Decimal`` with 50 significant digits and the
-result rounded up with the engine's tiny tolerance (``common.ceil_units``), so an exact whole number
-(B itself at place 1, always exact) stays whole.
+The logarithms are irrational: they are computed in ``Decimal`` with 50 significant digits (60 in the
+working context). Rounding up (Način 4: "prvi viši prirodni broj") is exact for every exact value (B itself,
+a fixed B, a tie's share of them): 7.0000000001 is 8. A place from the spread is exact to far better than
+:data:`SPREAD_TOLERANCE`, so only a spread value that far above a whole number (the logarithms' own error)
+is taken as that number.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from masterpoints.engine.hbs.rules import FORMS, HBS_DRAFT, HbsRuleSet, number_t
 LN_PRECISION = 50
 
 UNIT_NOUNS = {"individual": "players", "pairs": "pairs", "teams": "teams"}
+#: A spread place this close above a whole number is that number: the error of a 50-digit logarithm, never a
+#: difference the formula makes (its exact inputs differ from a whole number by at least 1/60,000).
+SPREAD_TOLERANCE = Fraction(1, 10**40)
 
 
 @dataclass(frozen=True)
@@ -140,9 +145,10 @@ def spread(first_place: Fraction, n: int, rules: HbsRuleSet = HBS_DRAFT) -> tupl
 
 
 def round_points(value: Number, rules: HbsRuleSet = HBS_DRAFT) -> int:
-    """H-6: up to a natural number (an exact whole number stays), at least ``minimum_award`` (1), also
-    when the value is 0 or negative (B ≤ 0)."""
-    return max(rules.minimum_award, ceil_units(value))
+    """H-6 and Način 4 ("prvi viši prirodni broj"): up to a natural number, exactly (a whole number stays,
+    anything above it goes up, 7.0000000001 to 8) but for a spread place's logarithm error
+    (:data:`SPREAD_TOLERANCE`), at least ``minimum_award`` (1), also when the value is 0 or negative (B ≤ 0)."""
+    return max(rules.minimum_award, ceil_units(value, tolerance=SPREAD_TOLERANCE))
 
 
 def minimum_field_reason(form: str, participants: int, rules: HbsRuleSet = HBS_DRAFT) -> Reason | None:

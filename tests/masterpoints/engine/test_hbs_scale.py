@@ -268,3 +268,13 @@ def test_fixed_first_place_spreads_never_increase_and_pay_at_least_one_h_8(b, n_
 def test_formula_first_place_is_exact_for_any_decimal_strength():
     # (3 + 12/5) · 0.123 · 3 − 7 = 5.4 · 0.369 − 7 = 1.9926 − 7 = −5.0074
     assert formula_first_place(12, Fraction(1), 24, Decimal("0.123")) == Fraction("-5.0074")
+
+
+def test_rounding_up_is_exact_a_whisker_above_a_whole_number_goes_up_nacin_4():
+    """Način 4, "prvi viši prirodni broj": the engine is exact, so B = 7.0000000001 is 8, not 7 (the 1e-9
+    tolerance that floating-point engines need took it for 7). Only a spread place's logarithm error, far
+    below any difference the formula can make, is taken as the whole number."""
+    assert round_points(Fraction(7) + Fraction(1, 10**10)) == 8
+    assert round_points(Fraction(7) + Fraction(1, 10**30)) == 8
+    fixed = scale(ScaleRequest("pairs", 12, 24, None, first_place=Fraction(7) + Fraction(1, 10**10)))
+    assert fixed.awards[0] == 8

@@ -82,3 +82,10 @@ def test_anonymous_calls_are_limited_per_client_address(client, db, rate_window)
     other = client.post(reverse("api:calculator"), body, content_type="application/json", REMOTE_ADDR="10.0.0.9")
     assert other.status_code == 200
     cache.clear()
+
+
+def test_the_public_calculator_rounds_exactly_a_whisker_above_a_whole_number_goes_up_nacin_4(client, db):
+    """Issue 34, item 13 (Način 4, "prvi viši prirodni broj"): B = 7.0000000001 pays 8 at the first place."""
+    body = {"scheme": "hbs", "kind": "scale", "form": "pairs", "participants": 12, "first_place": "7.0000000001"}
+    response = post(client, json.dumps(body))
+    assert response.status_code == 200 and response.json()["awards"][0] == "8"
