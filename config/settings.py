@@ -254,6 +254,10 @@ STORAGES = {
 }
 #: Result files are at most 5 MB (the largest real file seen is under 300 KB); larger requests are refused.
 RESULTS_UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+#: Result files one organiser (club, region, federation) may upload an hour, and their megabytes together
+#: (masterpoints.uploads.quota); the server's import_results is not counted.
+RESULTS_UPLOAD_QUOTA_FILES = min(max(int(os.environ.get("RESULTS_UPLOAD_QUOTA_FILES", "20")), 1), 1000)
+RESULTS_UPLOAD_QUOTA_BYTES = min(max(int(os.environ.get("RESULTS_UPLOAD_QUOTA_MB", "25")), 5), 1000) * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = RESULTS_UPLOAD_MAX_BYTES + 512 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = RESULTS_UPLOAD_MAX_BYTES + 512 * 1024
 

@@ -3,9 +3,9 @@
 Every upload is stored byte for byte before anything reads it (design.md § Invariants), so the bytes one
 organiser (a club, a district or circle, the federation) may store are bounded per hour, on the upload page and
 the upload API alike: at most ``RESULTS_UPLOAD_QUOTA_FILES`` files and ``RESULTS_UPLOAD_QUOTA_BYTES`` bytes in
-the last ``RESULTS_UPLOAD_QUOTA_WINDOW`` seconds. The defaults (20 files, 25 MB, an hour) are settings: a club
-uploads one evening's file of a few kilobytes, a region a weekend's events; five files at the 5 MB limit an
-hour is far beyond either. The server's own ``import_results`` is not counted.
+the last hour (settings, from the environment; 20 files and 25 MB by default): a club uploads one evening's file
+of a few kilobytes, a region a weekend's events; five files at the 5 MB limit an hour is far beyond either. The
+server's own ``import_results`` is not counted.
 """
 
 from __future__ import annotations
@@ -22,9 +22,8 @@ from clubs.models import Club
 from federation.models import Federation, Region
 from tournaments.models import ResultUpload
 
-QUOTA_FILES = 20
-QUOTA_BYTES = 25 * 1024 * 1024
-QUOTA_WINDOW = 3600
+#: The quota's window: the refusal says "in the last hour".
+WINDOW = datetime.timedelta(hours=1)
 
 QUOTA_REFUSAL = _(
     "%(organiser)s has uploaded %(count)s files (%(used)s MB) in the last hour; the quota is %(files)s files and "
@@ -41,9 +40,7 @@ def check_upload_quota(*, federation: Federation, club: Club | None, region: Reg
     """Refuse an upload of ``size`` bytes that would take the organiser past its hourly quota, naming the quota,
     what is left and when it frees up (``UPLOAD_QUOTA``). Runs inside the upload's transaction with the organiser's
     row locked, so two uploads at once cannot both take the last of it."""
-    files = getattr(settings, "RESULTS_UPLOAD_QUOTA_FILES", QUOTA_FILES)
-    limit = getattr(settings, "RESULTS_UPLOAD_QUOTA_BYTES", QUOTA_BYTES)
-    window = datetime.timedelta(seconds=getattr(settings, "RESULTS_UPLOAD_QUOTA_WINDOW", QUOTA_WINDOW))
+    files, limit, window = settings.RESULTS_UPLOAD_QUOTA_FILES, settings.RESULTS_UPLOAD_QUOTA_BYTES, WINDOW
     organiser = club or region or federation
     type(organiser).objects.select_for_update().filter(pk=organiser.pk).first()
     since = timezone.now() - window
