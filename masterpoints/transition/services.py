@@ -4,7 +4,9 @@
   ``number,black``).
 - Rule 3: players who held a higher category in 1991 are credited half the points it requires:
   :func:`transition_held_1991_import` (CSV ``number,category``): half (the rule set's ``transition_1991_share``) of
-  the category's red and master minimums, rounded up; a category with neither is not a higher one.
+  the category's master minimum, rounded up (H-21: "prema ovom kriteriju" is rule 2's criterion, the master
+  points; red too only where the rule set's ``transition_1991_red`` says so); a category with none is not a
+  higher one.
 - Rule 4 with H-2: players whose old category the new rules would not give keep it, and their red and
   master points are topped up to its minimums (never reduced): :func:`transition_keep_categories`
   (CSV ``number,category``) records the category in the title register (never lost) and posts the top-ups.
@@ -70,8 +72,8 @@ REFUSALS = {
     "CONTROL_CHARACTER": _("line %(line)s: the file holds a NUL or another control character; export it again."),
     "UNKNOWN_CATEGORY": _("line %(line)s: %(value)s is not a category of the table (%(names)s)."),
     "NOT_HIGHER": _(
-        "line %(line)s: %(category)s requires no red or master points, so it is not one of the higher "
-        "categories of transition rule 3."
+        "line %(line)s: %(category)s requires no %(kinds)s points, so it is not one of the higher categories of "
+        "transition rule 3 (H-21: it credits the points of rule 2's criterion)."
     ),
 }
 
@@ -317,20 +319,28 @@ def transition_held_1991_import(
     *, actor, federation: Federation, data: bytes, on: datetime.date | None = None
 ) -> ImportReport:
     """Transition rule 3: a player who held a higher category in 1991 is credited at the start with half the
-    points it requires (CSV ``number,category``): the rule set's ``transition_1991_share`` (½) of its red and
-    master minimums, each rounded up, dated ``on`` (default today). Once per player (an earlier rule-3 credit
-    is ``already``); a category requiring no red or master points is not a higher one and is refused, and a
-    file with any bad row posts nothing. Secretariat only."""
+    points it requires (CSV ``number,category``): the rule set's ``transition_1991_share`` (½) of its master
+    minimum (H-21; and of its red minimum where ``transition_1991_red`` is set), each rounded up, dated ``on``
+    (default today). Once per player (an earlier rule-3 credit is ``already``); a category requiring none of
+    those points is not a higher one and is refused, and a file with any bad row posts nothing. Secretariat
+    only."""
     _check(actor, federation)
     _lock(federation)
     on = on or timezone.localdate()
     rules = rules_for(federation, on)
     rows = _rows(federation, data, "category")
     table = _category_rows(rules, rows)
+    credited_kinds = ("red", "master") if rules.transition_1991_red else ("master",)
+    position = {"red": 3, "master": 4}
     errors = [
-        refusal("NOT_HIGHER", line=row.line, category=table[row.value.lower()][1])
+        refusal(
+            "NOT_HIGHER",
+            line=row.line,
+            category=table[row.value.lower()][1],
+            kinds=" or ".join(credited_kinds),
+        )
         for row in rows
-        if not any(table[row.value.lower()][3:])
+        if not any(table[row.value.lower()][position[kind]] for kind in credited_kinds)
     ]
     if errors:
         raise ValidationError(errors)
@@ -340,6 +350,7 @@ def transition_held_1991_import(
     report = ImportReport()
     for row in rows:
         _rung, name, _black, red, master = table[row.value.lower()]
+        minimums = {"red": red, "master": master}
         if row.player.pk in done:
             report.already.append(row.player.number)
             continue
@@ -350,13 +361,13 @@ def transition_held_1991_import(
                 kind=kind,
                 units=units,
                 part=f"{PART_1991} {name}",
-                reason=f"held {name} in 1991: {share} of {minimum} {kind}",
+                reason=f"held {name} in 1991: {share} of {minimums[kind]} {kind} (H-21)",
                 on=on,
                 actor=actor,
                 report=report,
             )
-            for kind, minimum in (("red", red), ("master", master))
-            if (units := math.ceil(minimum * share))
+            for kind in credited_kinds
+            if (units := math.ceil((minimums[kind] or 0) * share))
         ]
         _credit(federation, row.player, TransitionCredit.Rule.HELD_1991, awards)
     return _finish(

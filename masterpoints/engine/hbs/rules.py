@@ -130,8 +130,12 @@ class HbsRuleSet:
     season_start: tuple[int, int] = (1, 1)
     #: HBS has no mail rule of its own; the category e-mail follows DBf's § 451B months.
     title_mail_months: tuple[int, ...] = (9, 10, 11, 12, 1, 2, 3, 4)
-    #: Transition rule 3: the share of a 1991 category's red and master minimums its holder is credited.
+    #: Transition rule 3: the share of a 1991 category's master minimum (and, with the next setting, its red
+    #: minimum) its holder is credited.
     transition_1991_share: Fraction = Fraction(1, 2)
+    #: H-21: rule 3's "prema ovom kriteriju" is rule 2's criterion, the master points: red is credited only when
+    #: the commission sets this (off in the draft).
+    transition_1991_red: bool = False
 
     #: H-2: the category ladder, lowest first, and how its empty black cells read.
     categories: tuple[CategoryRow, ...] = DRAFT_CATEGORIES

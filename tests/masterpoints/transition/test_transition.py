@@ -132,14 +132,25 @@ def test_the_transition_is_hbss_and_the_secretariats(world, office, personas):
 # --- rule 3: 1991 holders ---------------------------------------------------------------------------------------
 
 
-def test_a_1991_majstor_is_credited_half_the_red_and_master_points_majstor_requires_transition_rule_3(world, office):
+def test_a_1991_majstor_is_credited_half_the_master_points_majstor_requires_transition_rule_3_h_21(world, office):
+    """Issue 34, item 10: "polovina bodova potrebnih prema ovom kriteriju" refers to rule 2's criterion, the
+    master points: +25 master for a majstor (500 red, 50 master), not +250 red beside it."""
     p = hbs_player(world, "1")
     report = transition_held_1991_import(
         actor=office, federation=world.hbs, data=b"number,category\n1,Majstor\n", on=ON
     )
-    assert sorted(report.posted) == [("1", "master", 25), ("1", "red", 250)]  # majstor: 500 red, 50 master
+    assert sorted(report.posted) == [("1", "master", 25)]
     again = transition_held_1991_import(actor=office, federation=world.hbs, data=b"number,category\n1,majstor\n")
-    assert again.already == ["1"] and Award.objects.filter(player=p).count() == 2
+    assert again.already == ["1"] and Award.objects.filter(player=p).count() == 1
+
+
+def test_the_commission_may_credit_red_too_by_the_rule_set_h_21(world, office):
+    RuleSet.objects.create(
+        federation=world.hbs, valid_from=datetime.date(2000, 1, 1), name="red", payload={"transition_1991_red": True}
+    )
+    hbs_player(world, "1")
+    report = transition_held_1991_import(actor=office, federation=world.hbs, data=b"number,category\n1,majstor\n")
+    assert sorted(report.posted) == [("1", "master", 25), ("1", "red", 250)]
 
 
 def test_the_1991_share_is_a_setting_rounded_up_transition_rule_3(world, office):
@@ -148,7 +159,7 @@ def test_the_1991_share_is_a_setting_rounded_up_transition_rule_3(world, office)
     )
     hbs_player(world, "1")
     report = transition_held_1991_import(actor=office, federation=world.hbs, data=b"number,category\n1,majstor\n")
-    assert sorted(report.posted) == [("1", "master", 17), ("1", "red", 167)]
+    assert sorted(report.posted) == [("1", "master", 17)]
 
 
 def test_a_category_without_red_or_master_minimums_is_not_a_higher_one_transition_rule_3(world, office):
@@ -380,4 +391,14 @@ def test_an_opening_list_with_a_huge_amount_or_a_nul_is_refused_with_its_line_ru
     with pytest.raises(ValidationError) as refused:
         transition_opening_import(actor=office, federation=world.hbs, data=data)
     assert words in " ".join(refused.value.messages)
+    assert not Award.objects.exists()
+
+
+def test_a_karo_ekspert_of_1991_is_credited_nothing_as_the_text_gives_nothing_h_21(world, office):
+    """Issue 34, item 10: karo ekspert requires red points only; rule 3 credits rule 2's master points, so the
+    row is refused as not a higher category of rule 3, naming the criterion, and nothing is posted."""
+    hbs_player(world, "1")
+    with pytest.raises(ValidationError) as error:
+        transition_held_1991_import(actor=office, federation=world.hbs, data=b"number,category\n1,karo ekspert\n")
+    assert code_of(error.value) == ["NOT_HIGHER"] and "requires no master points" in str(error.value)
     assert not Award.objects.exists()
