@@ -423,6 +423,9 @@ def results_upload_confirm(
     check_pending(actor, upload, trusted=trusted)
     _lock_claims(upload)
     preview = build_preview(upload, suggest=False)
+    # First what changed since the preview the director checked, naming it (an error that appeared meanwhile
+    # among it), then the refusals of the preview as it is now.
+    summary.check_payable(upload, preview, expected_payable)
     if preview.event is None or preview.has_errors:
         raise ValidationError(_("The results have errors; correct them before confirming."), code="has_errors")
     if preview.has_warnings and not acknowledge_warnings:
@@ -430,8 +433,8 @@ def results_upload_confirm(
     _lock_event(upload.federation_id, preview.event_key)
     if _current_version(upload, preview.event_keys) != preview.previous:
         preview = build_preview(upload, suggest=False)  # another version was confirmed while it was built
+        summary.check_payable(upload, preview, expected_payable)
     _check_expected(preview, expected_previous)
-    summary.check_payable(upload, preview, expected_payable)
     if preview.previous is not None:
         awards_reverse_tournament(actor=actor, tournament=preview.previous, reason=_("superseded by a re-upload"))
         Tournament.objects.filter(pk=preview.previous.pk).update(is_current=False)

@@ -32,6 +32,7 @@ from django.db.models import Count, Max
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import PlayingTime
 from federation.models import Player
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.uploads.lines import EntryLine, PlayerLine, Preview
@@ -108,10 +109,12 @@ def units_text(kinds: dict[str, int]) -> str:
 
 
 def payable_digest(paid: dict[str, dict[str, int]], preview: Preview) -> str:
-    """The digest the confirm form carries: the payable units and the codes and places of the issues the
-    director read (a warning that appeared meanwhile was not ticked)."""
+    """The digest the confirm form carries: the payable units, the codes and places of the issues the director
+    read (a warning that appeared meanwhile was not ticked) and the playing time the tournament is recorded
+    under (§ 452A: it decides the top-16 per playing time later)."""
     issues = sorted((str(issue.severity), issue.code, str(getattr(issue, "where", ""))) for issue in preview.issues)
-    basis = json.dumps({"payable": paid, "issues": issues}, sort_keys=True)
+    playing_time = preview.playing_time.pk if preview.playing_time is not None else None
+    basis = json.dumps({"payable": paid, "issues": issues, "playing_time": playing_time}, sort_keys=True)
     return hashlib.sha256(basis.encode()).hexdigest()[:32]
 
 
@@ -145,6 +148,13 @@ def check_payable(upload: ResultUpload, preview: Preview, expected: str | None) 
         lines.append(_("and %(count)s more players") % {"count": len(changed) - CHANGES_NAMED})
     if shown is not None:
         lines += _issue_changes(stored.get("issue_counts", []), summarise_issue_counts(preview))
+        before = (stored.get("event") or {}).get("playing_time")
+        after = preview.playing_time
+        if before != (after.pk if after is not None else None):
+            lines.append(
+                _("the playing time (§ 452A): %(before)s → %(after)s")
+                % {"before": str(PlayingTime.objects.filter(pk=before).first() or "–"), "after": str(after or "–")}
+            )
     raise ValidationError(
         _(
             "The results changed since the preview you checked: a rule set, the register, a sanction, a licence "

@@ -442,7 +442,7 @@ def upload_confirm(request, pk: int):
             expected_payable=request.POST.get("payable", "")[:64] or None,
         )
     except ValidationError as error:
-        if error.code == "points_changed":
+        if error.code in ("points_changed", "has_errors"):  # the page shows the preview as it is now
             results_upload_forget_preview(upload=upload)
         messages.error(request, " ".join(error.messages))
         return redirect("uploads:preview", upload.pk)
