@@ -23,6 +23,7 @@ ENGINE_REFUSED              error     the points engine refused the tournament's
 RULESET_MISSING             error     no rule set of the federation is valid on the event's date
 IMPORT_REFUSED              error     import_results: the confirming transaction refused the file (reason given)
 TEAM_SHARE_ESTIMATED        warning   a team player's boards per match were estimated from the event total
+ZERO_BOARDS                 warning   0 boards recorded for an entry or player: absent, not in N, no points (§ 405B1)
 AWARD_DIFFERS               info      the file's own awards differ from ours for an entry
 DUPLICATE_FILE              warning   the very same file was confirmed before
 SUPERSEDES                  info      this upload replaces an earlier version of the same event
@@ -121,6 +122,13 @@ CATALOGUE = {
         _(
             "%(player)s played %(boards)s of the team's %(team_boards)s boards; the file does not say in which "
             "matches, so that share of every match is counted (§ 405A1)."
+        ),
+    ),
+    "ZERO_BOARDS": (
+        W,
+        _(
+            "%(who)s played 0 boards according to the file: absent, so not counted in the field and given no points "
+            "(§ 405B1; a substitute who played is entitled instead, § 405B6b, § 405B7b)."
         ),
     ),
     "AWARD_DIFFERS": (INFO, _("%(entry)s: the file awards %(theirs)s, we award %(ours)s per player.")),

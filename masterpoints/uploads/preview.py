@@ -154,6 +154,7 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
                     preview.issues.append(CheckIssue("TEAM_SHARE_ESTIMATED", player.where, params))
     if not (facts.get("boards") or event.boards_played or event.boards_declared):
         preview.issues.append(CheckIssue("BOARDS_UNKNOWN"))
+    _note_zero_boards(preview)
     duplicate = (
         ResultUpload.objects.filter(
             federation=upload.federation, sha256=upload.sha256, status=ResultUpload.Status.CONFIRMED
@@ -163,6 +164,19 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     )
     if duplicate:
         preview.issues.append(CheckIssue("DUPLICATE_FILE", params={"date": timezone.localdate(duplicate.confirmed_at)}))
+
+
+def _note_zero_boards(preview: Preview) -> None:
+    """ZERO_BOARDS (§ 405B1): every entry or player the file records with 0 boards, which the scoring takes as
+    absent: named, so that the preview never pays differently from the file in silence."""
+    for entry in preview.event.entries():
+        names = " & ".join(player.name for player in entry.players if player.name) or f"#{entry.number}"
+        if entry.boards_played == 0:
+            preview.issues.append(CheckIssue("ZERO_BOARDS", entry.where, {"who": names}))
+            continue
+        for player in entry.players:
+            if player.boards_played == 0:
+                preview.issues.append(CheckIssue("ZERO_BOARDS", player.where, {"who": player.name or names}))
 
 
 def _club_issue(upload: ResultUpload, file_club: str) -> CheckIssue:

@@ -87,18 +87,17 @@ def score_dbf(preview: Preview) -> ScoringResult:
                 first=line.entry.place_first,
                 last=line.entry.place_last,
                 players=tuple(
-                    dbf_events.Player(
-                        player=player.key, boards=player.boards_played or line.entry.boards_played or boards
-                    )
+                    dbf_events.Player(player=player.key, boards=_recorded(player.boards_played, line, boards))
                     for player in line.players
                 ),
             )
             for line in group.entries
+            if not is_absent(line)  # § 405B1: nothing for it, and not in N (nor its place in the field)
         )
         sections.append(
             dbf_events.Section(
                 key=group.group.key,
-                participants=group.group.field_size,
+                participants=group.group.field_size - sum(1 for line in group.entries if is_absent(line)),
                 boards=boards,
                 entries=entries,
                 row=group.row_number if split == "strength" else 1,
@@ -118,6 +117,24 @@ def score_dbf(preview: Preview) -> ScoringResult:
     result = ScoringResult(awards=dbf_events.pair_event_awards(event, rules))
     note_groups_awarding_nothing(preview, result)
     return result
+
+
+def _recorded(boards_played: int | None, line, event_boards: int) -> int:
+    """A player's boards: their own as recorded, else their entry's, else the event's. A recorded 0 is a fact
+    (§ 405B1: an absent player), never a missing value."""
+    for value in (boards_played, line.entry.boards_played):
+        if value is not None:
+            return value
+    return event_boards
+
+
+def is_absent(line) -> bool:
+    """§ 405B1 ("En fraværende deltager tæller ikke med"): an entry the file records with 0 boards, itself or
+    for each of its players, took no part and does not count in N."""
+    if line.entry.boards_played is not None:
+        return line.entry.boards_played == 0
+    recorded = [player.boards_played for player in line.players]
+    return bool(recorded) and all(boards == 0 for boards in recorded)
 
 
 def _minihold_rounds(preview: Preview, group: GroupLine) -> tuple[dbf_minihold.TeamRound, ...]:
