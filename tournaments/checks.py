@@ -24,6 +24,10 @@ RULESET_MISSING             error     no rule set of the federation is valid on 
 IMPORT_REFUSED              error     import_results: the confirming transaction refused the file (reason given)
 TEAM_SHARE_ESTIMATED        warning   a team player's boards per match were estimated from the event total
 ZERO_BOARDS                 warning   0 boards recorded for an entry or player: absent, not in N, no points (§ 405B1)
+ENTRIES_TOO_MANY            error     more entries than one event holds (masterpoints.uploads.bounds)
+PLAYERS_TOO_MANY            error     more players in one entry than a team with substitutes (bounds)
+VALUE_TOO_LONG              error     a value longer than the column a confirm writes it to keeps (bounds)
+NUMBER_OUT_OF_RANGE         error     a number outside the column a confirm writes it to (bounds)
 AWARD_DIFFERS               info      the file's own awards differ from ours for an entry
 DUPLICATE_FILE              warning   the very same file was confirmed before
 SUPERSEDES                  info      this upload replaces an earlier version of the same event
@@ -129,6 +133,34 @@ CATALOGUE = {
         _(
             "%(who)s played 0 boards according to the file: absent, so not counted in the field and given no points "
             "(§ 405B1; a substitute who played is entitled instead, § 405B6b, § 405B7b)."
+        ),
+    ),
+    "ENTRIES_TOO_MANY": (
+        E,
+        _(
+            "The file has %(count)s entries; at most %(limit)s entries are accepted in one event. Check that the "
+            "file holds the results of one event; the office can import a larger one."
+        ),
+    ),
+    "PLAYERS_TOO_MANY": (
+        E,
+        _(
+            "Entry %(entry)s has %(count)s players; at most %(limit)s players are accepted in one entry (a team "
+            "has 4 to 6). Check the file."
+        ),
+    ),
+    "VALUE_TOO_LONG": (
+        E,
+        _(
+            "The %(field)s %(value)s has %(length)s characters; the office keeps at most %(limit)s. Correct it in "
+            "the scoring program and upload the file again."
+        ),
+    ),
+    "NUMBER_OUT_OF_RANGE": (
+        E,
+        _(
+            "The %(field)s %(value)s is outside what the office keeps: from %(minimum)s to %(limit)s. Correct it in "
+            "the scoring program and upload the file again."
         ),
     ),
     "AWARD_DIFFERS": (INFO, _("%(entry)s: the file awards %(theirs)s, we award %(ours)s per player.")),

@@ -12,22 +12,10 @@ from masterpoints.models import OfficeCase
 from office.register.records import LENGTHS
 
 
-class OfficeCaseResolveForm(forms.Form):
-    """An existing member (chosen by number or name), a new member added to the register, or a guest."""
+class MemberChoiceForm(forms.Form):
+    """A form with a ``player`` chosen among ``players`` by the admin's autocomplete (by number or name)."""
 
-    resolution = forms.ChoiceField(
-        label=_("The player is"),
-        choices=[
-            ("member", _("a member of the register")),
-            ("new", _("a new member: add them to the register")),
-            ("guest", _("a guest: no points")),
-        ],
-        widget=forms.RadioSelect,
-    )
     player = forms.ModelChoiceField(label=_("Member"), queryset=Player.objects.none(), required=False)
-    number = forms.CharField(label=_("New member's registration number"), max_length=LENGTHS["number"], required=False)
-    first_name = forms.CharField(label=_("first name"), max_length=LENGTHS["first_name"], required=False)
-    last_name = forms.CharField(label=_("last name"), max_length=LENGTHS["last_name"], required=False)
 
     def __init__(self, *args, players, admin_site, **kwargs):
         super().__init__(*args, **kwargs)
@@ -41,6 +29,25 @@ class OfficeCaseResolveForm(forms.Form):
         self.fields["player"].widget = AutocompleteSelect(OfficeCase._meta.get_field("player"), admin_site)
         self.fields["player"].queryset = players
 
+
+class OfficeCaseResolveForm(MemberChoiceForm):
+    """An existing member (chosen by number or name), a new member added to the register, or a guest."""
+
+    field_order = ["resolution", "player", "number", "first_name", "last_name"]
+
+    resolution = forms.ChoiceField(
+        label=_("The player is"),
+        choices=[
+            ("member", _("a member of the register")),
+            ("new", _("a new member: add them to the register")),
+            ("guest", _("a guest: no points")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    number = forms.CharField(label=_("New member's registration number"), max_length=LENGTHS["number"], required=False)
+    first_name = forms.CharField(label=_("first name"), max_length=LENGTHS["first_name"], required=False)
+    last_name = forms.CharField(label=_("last name"), max_length=LENGTHS["last_name"], required=False)
+
     def clean(self):
         data = super().clean()
         if data.get("resolution") == "member" and not data.get("player"):
@@ -52,16 +59,9 @@ class OfficeCaseResolveForm(forms.Form):
         return data
 
 
-class ProvisionalCreditForm(forms.Form):
+class ProvisionalCreditForm(MemberChoiceForm):
     """The member a provisional player is (two records of one person): chosen by number or name."""
 
-    player = forms.ModelChoiceField(label=_("Member"), queryset=Player.objects.none())
-
-    def __init__(self, *args, players, admin_site, **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        chosen = str(self.data.get("player", "")) if self.is_bound else ""
-        if self.is_bound and not (chosen.isdecimal() and int(chosen) <= MAX_ID):
-            self.data = self.data.copy()
-            self.data.pop("player", None)
-        self.fields["player"].widget = AutocompleteSelect(OfficeCase._meta.get_field("player"), admin_site)
-        self.fields["player"].queryset = players
+        self.fields["player"].required = True

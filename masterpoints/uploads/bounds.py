@@ -15,16 +15,14 @@ Two kinds of limit:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
-from django.utils.functional import lazy
-from django.utils.translation import gettext_lazy as _
 
-from tournaments.importers.issues import Location, Severity
+from tournaments.checks import CheckIssue
+from tournaments.importers.issues import Location
 from tournaments.importers.model import ParsedEvent
 from tournaments.models import Entry, Participation, RankingGroup, Tournament
 
@@ -41,69 +39,15 @@ MAX_ENTRIES_PER_EVENT = 2000
 #: room for two substitutes beyond a full team.
 MAX_PLAYERS_PER_ENTRY = 8
 
-BOUND_MESSAGES = {
-    "ENTRIES_TOO_MANY": _(
-        "The file has %(count)s entries; at most %(limit)s entries are accepted in one event. Check that the "
-        "file holds the results of one event; the office can import a larger one."
-    ),
-    "PLAYERS_TOO_MANY": _(
-        "Entry %(entry)s has %(count)s players; at most %(limit)s players are accepted in one entry (a team "
-        "has 4 to 6). Check the file."
-    ),
-    "VALUE_TOO_LONG": _(
-        "The %(field)s %(value)s has %(length)s characters; the office keeps at most %(limit)s. Correct it in "
-        "the scoring program and upload the file again."
-    ),
-    "NUMBER_OUT_OF_RANGE": _(
-        "The %(field)s %(value)s is outside what the office keeps: from %(minimum)s to %(limit)s. Correct it in "
-        "the scoring program and upload the file again."
-    ),
-}
 
-
-def _bound_text(code: str, params: dict[str, Any]) -> str:
-    return str(BOUND_MESSAGES[code]) % params
-
-
-_bound_text_lazy = lazy(_bound_text, str)
-
-
-@dataclass(frozen=True)
-class BoundIssue:
-    """A file past the office's limits: an error about the file itself, shaped like the importers' issues,
-    found before anything is computed."""
-
-    code: str
-    where: Location = field(default_factory=Location)
-    params: dict[str, Any] = field(default_factory=dict)
-    variant: str = ""
-
-    @property
-    def severity(self) -> Severity:
-        return Severity.ERROR
-
-    @property
-    def message(self):
-        return _bound_text_lazy(self.code, dict(self.params))
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "severity": str(self.severity),
-            "where": self.where.as_dict(),
-            "message": str(self.message),
-            "params": dict(self.params),
-        }
-
-
-def check_bounds(event: ParsedEvent) -> list[BoundIssue]:
+def check_bounds(event: ParsedEvent) -> list[CheckIssue]:
     """The file's entries and players against the office's limits, then every value a confirm writes against
     its column; counted on the parsed event only."""
     entries = sum(group.field_size for group in event.groups)
     if entries > MAX_ENTRIES_PER_EVENT:
-        return [BoundIssue("ENTRIES_TOO_MANY", params={"count": entries, "limit": MAX_ENTRIES_PER_EVENT})]
+        return [CheckIssue("ENTRIES_TOO_MANY", params={"count": entries, "limit": MAX_ENTRIES_PER_EVENT})]
     too_many = [
-        BoundIssue(
+        CheckIssue(
             "PLAYERS_TOO_MANY",
             entry.where,
             {"entry": entry.number, "count": len(entry.players), "limit": MAX_PLAYERS_PER_ENTRY},
@@ -114,7 +58,7 @@ def check_bounds(event: ParsedEvent) -> list[BoundIssue]:
     return too_many or _column_issues(event)
 
 
-def _column_issues(event: ParsedEvent) -> list[BoundIssue]:
+def _column_issues(event: ParsedEvent) -> list[CheckIssue]:
     """Each value of the file that ``tournament_create_from_preview`` writes as it is (names it cuts to their
     column are not refused), against its column."""
     where = Location()
@@ -138,7 +82,7 @@ def _field(model: type[models.Model], name: str) -> models.Field:
     return model._meta.get_field(name)
 
 
-def _column_issue(column: models.Field, value: Any, where: Location) -> BoundIssue | None:
+def _column_issue(column: models.Field, value: Any, where: Location) -> CheckIssue | None:
     """``VALUE_TOO_LONG`` or ``NUMBER_OUT_OF_RANGE`` when ``value`` does not fit ``column``, else ``None``."""
     if value is None:
         return None
@@ -147,7 +91,7 @@ def _column_issue(column: models.Field, value: Any, where: Location) -> BoundIss
         if len(value) <= column.max_length:
             return None
         params = {"field": label, "value": _shown(value), "length": len(value), "limit": column.max_length}
-        return BoundIssue("VALUE_TOO_LONG", where, params)
+        return CheckIssue("VALUE_TOO_LONG", where, params)
     if isinstance(column, models.DecimalField):
         step = Decimal(1).scaleb(-column.decimal_places)
         limit = Decimal(10) ** (column.max_digits - column.decimal_places) - step
@@ -159,7 +103,7 @@ def _column_issue(column: models.Field, value: Any, where: Location) -> BoundIss
     if fits:
         return None
     params = {"field": label, "value": _shown(str(value)), "minimum": minimum, "limit": limit}
-    return BoundIssue("NUMBER_OUT_OF_RANGE", where, params)
+    return CheckIssue("NUMBER_OUT_OF_RANGE", where, params)
 
 
 def _shown(text: str) -> str:
