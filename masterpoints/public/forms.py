@@ -104,6 +104,9 @@ class DbfScaleForm(CalculatorForm):
 class DbfTitleForm(CalculatorForm):
     """DBf § 404: the title for a balance and what is missing for the next one."""
 
+    label = _("DBf title")
+    scheme = "dbf"
+
     prefix = "title"
     bp = DecimalInput(label=_("Bronze points (BP)"), min_value=0, decimal_places=0, initial=0)
     sp = DecimalInput(label=_("Silver points (SP)"), min_value=0, decimal_places=1, initial=0)
@@ -117,8 +120,9 @@ class DbfTitleForm(CalculatorForm):
 class HbsScaleForm(CalculatorForm):
     """HBS formula B = (3 + N·T/5)·S·(1 + D/12) − 7 and its spread over half the field."""
 
-    label = _("DBf title")
-    scheme = "dbf"
+    label = _("HBS scale")
+    scheme = "hbs"
+    shows_scale = True
 
     prefix = "hbs"
     form = forms.ChoiceField(
@@ -145,10 +149,6 @@ class HbsCategoryForm(CalculatorForm):
 
     label = _("HBS category")
     scheme = "hbs"
-
-    label = _("HBS scale")
-    scheme = "hbs"
-    shows_scale = True
 
     prefix = "category"
     black = forms.IntegerField(label=_("Black points"), min_value=0, initial=0)
