@@ -7,6 +7,7 @@ from django.shortcuts import render
 from masterpoints.engine.cli import calculate
 from masterpoints.engine.common import RequestError
 from masterpoints.public.forms import CALCULATORS
+from masterpoints.public.titles import title_label
 
 
 def calculator(request):
@@ -30,4 +31,19 @@ def calculator(request):
     if answer and chosen == "title":
         context["stars"] = "★" * answer.get("stars", 0)
         context["next_stars"] = "★" * ((answer.get("next") or {}).get("stars") or 0)
+        context["next_rows"] = _next_rows(answer.get("next"))
     return render(request, "masterpoints/calculator.html", context)
+
+
+def _next_rows(following: dict | None) -> list[tuple[str, str, str]]:
+    """``(amount, kind, title)`` per kind that alone reaches a higher title: the title is the one the amount
+    reaches, which may be above the next title named (Klubmester ★★ is reached by BP alone; issue 38)."""
+    if not following:
+        return []
+    reaches = following.get("reaches") or {}
+    rows = []
+    for kind, amount in following["missing"].items():
+        reached = reaches.get(kind)
+        if amount is not None and reached:
+            rows.append((amount, kind.upper(), title_label(reached["title"], reached["stars"])))
+    return rows

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from federation.models import Player
 from federation.schemes import SchemeInfo
 from masterpoints.engine.common import KIND_DECIMALS, format_units
-from masterpoints.engine.dbf.titles import Balance, missing_units, title_for
+from masterpoints.engine.dbf.titles import Balance, missing_units, reached_with, title_for
 from masterpoints.engine.hbs.categories import category_for
 from masterpoints.models import Standing
 from masterpoints.standings.ladders import LadderBook
@@ -30,6 +30,14 @@ class NextStep:
     missing: list[tuple[str, str | None]] = field(default_factory=list)
     every_kind_needed: bool = False
     cheapest: str = ""
+    #: Per kind, the title its missing amount reaches where that is higher than ``title`` (DBf: Klubmester ★★
+    #: is reached by BP alone, and 417 BP may reach Distriktsmester before 1,447 BP reach it; issue 38).
+    reaches: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def rows(self) -> list[tuple[str, str | None, str]]:
+        """``(kind, amount, reaches)``: ``reaches`` is empty where the amount reaches ``title`` itself."""
+        return [(kind, amount, self.reaches.get(kind, "")) for kind, amount in self.missing]
 
 
 @dataclass
@@ -90,7 +98,13 @@ def _title_status(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> 
         missing = [
             (kind, None if units_missing[kind] is None else _amount(units_missing[kind], kind)) for kind in info.kinds
         ]
-        step = NextStep(title_label(following.title, following.stars), missing)
+        label = title_label(following.title, following.stars)
+        reaches = {}
+        for kind in info.kinds:
+            gets = reached_with(balance, kind, units_missing[kind], ladder.rules)
+            if gets is not None and title_label(*gets) != label:
+                reaches[kind] = title_label(*gets)
+        step = NextStep(label, missing, reaches=reaches)
     return TitleStatus(title, reached, computed, shown > status.rank, step)
 
 

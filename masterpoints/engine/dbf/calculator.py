@@ -205,7 +205,12 @@ def _title(request: Mapping[str, Any], rules: DbfRuleSet) -> dict[str, Any]:
     status = title_for(_balance(request, "bp", 0), _balance(request, "sp", 1), _balance(request, "gp", 2), rules)
     following = None
     if status.next is not None:
-        following = {"title": status.next.title, "stars": status.next.stars, "missing": status.next.missing_amounts()}
+        following = {
+            "title": status.next.title,
+            "stars": status.next.stars,
+            "missing": status.next.missing_amounts(),
+            "reaches": status.next.reached_titles(),
+        }
     return {
         "title": status.title,
         "stars": status.stars,

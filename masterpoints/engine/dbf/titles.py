@@ -59,11 +59,22 @@ class NextTitle:
     title: str
     stars: int
     missing: tuple[tuple[str, int | None], ...]
+    #: For each kind, the title its missing amount actually reaches: ``(title, stars)``, or ``None`` where
+    #: that kind alone never does. It is higher than ``title`` where the rung above is reached only one way
+    #: (Klubmester ★★ by BP alone, D-Q11) and another title needs less of that kind (issue 38).
+    reaches: tuple[tuple[str, tuple[str, int] | None], ...] = ()
 
     def missing_amounts(self) -> dict[str, str | None]:
         return {
             kind.lower(): (None if units is None else format_units(units, _DECIMALS[kind]))
             for kind, units in self.missing
+        }
+
+    def reached_titles(self) -> dict[str, dict[str, str | int] | None]:
+        """``{"bp": {"title": ..., "stars": ...}, ...}``: what each kind's missing amount reaches."""
+        return {
+            kind.lower(): (None if reached is None else {"title": reached[0], "stars": reached[1]})
+            for kind, reached in self.reaches
         }
 
 
@@ -256,6 +267,15 @@ def missing_units(balance: Balance, kind: str, target_rank: int, rules: DbfRuleS
     return high
 
 
+def reached_with(balance: Balance, kind: str, units: int | None, rules: DbfRuleSet) -> tuple[str, int] | None:
+    """The title ``units`` more of ``kind`` give (§ 404A: the highest whose condition holds)."""
+    if units is None:
+        return None
+    rank = title_rank(balance.plus(kind, units), rules)
+    rung = rules.titles[rank - 1]
+    return (rung.title, rung.stars)
+
+
 def title_for(bp: int, sp: int, gp: int, rules: DbfRuleSet = DBF_2023) -> TitleStatus:
     """The title of a player with ``bp`` BP, ``sp`` tenths of SP and ``gp`` hundredths of GP (§ 404), and
     what is missing for the next one in BP, SP and GP terms (``dbf.md`` § 2.15)."""
@@ -267,7 +287,8 @@ def title_for(bp: int, sp: int, gp: int, rules: DbfRuleSet = DBF_2023) -> TitleS
     if rank < len(ladder):
         rung = ladder[rank]
         missing = tuple((kind, missing_units(balance, kind, rank + 1, rules)) for kind in KINDS)
-        following = NextTitle(rung.title, rung.stars, missing)
+        reaches = tuple((kind, reached_with(balance, kind, units, rules)) for kind, units in missing)
+        following = NextTitle(rung.title, rung.stars, missing, reaches)
     bc, sc, gc, t = _mp(balance)
     inputs = [("BP", fmt(bc)), ("SP", fmt(sc)), ("GP", fmt(gc)), ("T", fmt(t)), ("SG", fmt(sc / 10 + gc))]
     rule_ids = ["§ 404A", "§ 404B", "§ 404C"]

@@ -133,7 +133,12 @@ def test_x_fields_are_ignored():
 def test_a_title_answer_names_the_next_title_and_what_is_missing():
     answer = calculate({"scheme": "dbf", "kind": "title", "bp": "7400", "sp": "0", "gp": "0"})
     assert answer["title"] == "distriktsmester"
-    assert answer["next"] == {"title": "kredsmester", "stars": 0, "missing": {"bp": "100", "sp": "5.0", "gp": "0.50"}}
+    assert answer["next"] == {
+        "title": "kredsmester",
+        "stars": 0,
+        "missing": {"bp": "100", "sp": "5.0", "gp": "0.50"},
+        "reaches": {k: {"title": "kredsmester", "stars": 0} for k in ("bp", "sp", "gp")},
+    }
     assert calculate({"scheme": "dbf", "kind": "title", "gp": "4000"})["next"] is None
 
 

@@ -188,3 +188,13 @@ def test_each_rung_records_what_its_holder_receives_the_column_modtager_of_404a_
     stored = DBF_2023.to_dict()
     stored["titles"][0]["etui"] = "grønt etui med navn"
     assert DbfLadder(DbfRuleSet.from_dict(stored)).rung_of(1).etui == "grønt etui med navn"
+
+
+def test_the_next_title_says_what_its_amounts_reach_issue_38():
+    # 553 BP + 53 SP: Klubmester ★. Klubmester ★★ needs 20 MP in BP alone (1,447 BP more); 417 BP, 41.7 SP or
+    # 4.17 GP reach Distriktsmester first, and that is the title those amounts are named with.
+    status = title_for(553, 530, 0)
+    assert (status.title, status.stars) == ("klubmester", 1)
+    assert (status.next.title, status.next.stars) == ("klubmester", 2)
+    assert status.next.missing_amounts() == {"bp": "417", "sp": "41.7", "gp": "4.17"}
+    assert status.next.reached_titles() == {k: {"title": "distriktsmester", "stars": 0} for k in ("bp", "sp", "gp")}

@@ -37,7 +37,12 @@ def _dbf_vectors() -> list:
 
 
 def _subset(answer: dict, expect: dict) -> dict:
-    return {key: answer.get(key) for key in expect}
+    """The answer's keys the vector pins; a title's ``next`` without ``reaches`` (issue 38: what each amount
+    reaches is the site's addition, the vectors predate it)."""
+    picked = {key: answer.get(key) for key in expect}
+    if isinstance(picked.get("next"), dict):
+        picked["next"] = {key: value for key, value in picked["next"].items() if key != "reaches"}
+    return picked
 
 
 @pytest.mark.parametrize("vector", _dbf_vectors())
