@@ -11,7 +11,8 @@
   field ranked by the final result, D the boards of the winning unit's path through the stages.
 - H-5 (provisional): a long-running team competition scores every won match of at least 16 boards
   (B with N = 2, T = 2, D = the match's boards, per player with 33 % of the match) and the final placing
-  (the normal spread with D = the boards each team played), as separate awards (``part``).
+  (the normal spread of one B, H-23: D = the competition's boards, else the winner's), as separate awards
+  (``part``).
 
 Keys of players and entries are the caller's opaque strings. Amounts are whole HBS points.
 """
@@ -19,7 +20,7 @@ Keys of players and entries are the caller's opaque strings. Amounts are whole H
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -27,7 +28,6 @@ from masterpoints.engine.common import Explanation, PlayerAward, Reason, Request
 from masterpoints.engine.hbs.rules import FORMS, HBS_DRAFT, KINDS, HbsRuleSet, number_text
 from masterpoints.engine.hbs.scale import (
     EntryPoints,
-    Scale,
     ScaleRequest,
     b_not_positive_reason,
     entry_points,
@@ -153,10 +153,10 @@ def event_awards(
             strength = strength_for(event, award)
         context = _Context(event, rules, award, strength, n_units, path, listed=bool(event.kinds))
         if event.long_running:
-            awards += _placing(context, where, per_team_boards=True, boards=boards)
+            awards += _placing(context, where, boards=_competition_boards(event, boards, context))
             awards += _matches(context, where)
         else:
-            awards += _placing(context, where, per_team_boards=False, boards=boards)
+            awards += _placing(context, where, boards=boards)
     return awards
 
 
@@ -243,36 +243,45 @@ def _check(event: Event) -> tuple[int, int | None, Callable[[EventEntry], int | 
     return n_units, boards, path
 
 
-def _placing(context: _Context, where: str, *, per_team_boards: bool, boards: int | None = None) -> list[PlayerAward]:
-    """Points for the placing: the spread over the whole field (HBS formula, H-3, H-6, H-7, H-8, H-10).
-
-    With ``per_team_boards`` (H-5 final placing) each team's B uses D = the boards that team played.
-    """
+def _placing(context: _Context, where: str, *, boards: int | None = None) -> list[PlayerAward]:
+    """Points for the placing: the spread over the whole field (HBS formula, H-3, H-6, H-7, H-8, H-10), one
+    scale for every entry: one B for first place, every other place proportional to it (Način 3–4; H-23 for
+    the final placing of a long-running competition)."""
     event, rules, award = context.event, context.rules, context.award
-    scales: dict[int | None, Scale] = {}
-
-    def scale_for(d: int | None) -> Scale:
-        if d not in scales:
-            request = ScaleRequest(
-                event.form, context.n_units, d, context.strength, award.first_place, tuple(award.bands)
-            )
-            try:
-                scales[d] = scale(request, rules)
-            except RequestError as exc:
-                raise RequestError(f"{where}.{exc.field}", exc.message) from None
-        return scales[d]
-
+    request = ScaleRequest(event.form, context.n_units, boards, context.strength, award.first_place, tuple(award.bands))
+    try:
+        the_scale = scale(request, rules)
+    except RequestError as exc:
+        raise RequestError(f"{where}.{exc.field}", exc.message) from None
     out: list[PlayerAward] = []
     for i, entry in enumerate(event.entries):
         team_boards = _team_boards(entry, context, boards)
-        if per_team_boards and team_boards is None:
-            raise RequestError(f"entries[{i}].boards", "the boards each team played are needed (H-5)")
-        d = team_boards if per_team_boards else boards
         first, last = entry.place_range
-        points = entry_points(scale_for(d), first, last, rules)
+        points = entry_points(the_scale, first, last, rules)
+        if event.long_running:
+            rule_ids = (*points.explanation.rules, "H-23")
+            points = replace(points, explanation=replace(points.explanation, rules=rule_ids))
         part = PART_PLACING if event.long_running else ""
         out += _players(context, points, entry, team_boards, part, f"entries[{i}]")
     return out
+
+
+def _competition_boards(event: Event, boards: int | None, context: _Context) -> int | None:
+    """H-23, D of the final placing of a long-running competition (rule 8 with Način 3–4).
+
+    Način 3: "Bodovi B za prvo mjesto određuju se formulom" (the points B for first place are set by the
+    formula); Način 4: "Ostali nagrađeni bodove dobivaju bodove proporcionalno" (the others awarded get points in
+    proportion). There is one B, the first place's, and every other place is a share of it: a team that played
+    fewer boards (byes, a withdrawal) is paid its place's share of that B, not a B of its own. D is the
+    competition's boards (the director's or the file's figure), else the boards the winning team played (as
+    H-11 takes the winner's path). Replaces H-5's provisional "D = the boards each team played"."""
+    if boards is not None:
+        return boards
+    winners = [e for e in event.entries if e.place_range[0] == 1]
+    played = [_team_boards(e, context, None) for e in winners]
+    if not winners or any(d is None for d in played):
+        raise RequestError("boards", "the boards of the competition, or those the winner played, are needed (H-23)")
+    return max(played)
 
 
 def _team_boards(entry: EventEntry, context: _Context, boards: int | None) -> int | None:

@@ -170,12 +170,17 @@ def test_every_won_match_of_sixteen_boards_or_more_scores_h_5():
     }
 
 
-def test_the_final_placing_uses_the_boards_each_team_played_h_5():
+def test_the_final_placing_is_one_b_for_first_place_and_the_others_proportional_h_23():
+    """H-23 (Način 3–4: "Bodovi B za prvo mjesto …", "Ostali nagrađeni bodove dobivaju bodove proporcionalno"):
+    one B, D = the winner's 48 boards (the event gives no D), and team B's second place is its share of it
+    although B played only 32 boards (H-5 used to give it a B of its own from D = 32: 4)."""
     awards = event_awards(league())
     # n = 2. A: D = 48 → B = (3 + 4·2/5) · 1 · (1 + 48/12) − 7 = 4.6 · 5 − 7 = 16 → 16
     assert points(awards, "a1", part="final placing") == 16
-    # B: D = 32 → B = 4.6 · 11/3 − 7 = 9.8667; place 2: 9.8667 · 0.363177 = 3.5834 → 4
-    assert points(awards, "b1", part="final placing") == 4
+    # B: place 2 of the same scale: 16 · 0.363177 = 5.8108 → 6
+    assert points(awards, "b1", part="final placing") == 6
+    # the competition's D, when given, is the D of the one B
+    assert points(event_awards(league(boards=36)), "a1", part="final placing") == 12
     # C is third of four: beyond n = 2
     assert points(awards, "c1", part="final placing") == 0
     # a3 played 20 of A's 48 boards (41.7 %): scores the placing though not match r1
