@@ -24,6 +24,9 @@ RULESET_MISSING             error     no rule set of the federation is valid on 
 IMPORT_REFUSED              error     import_results: the confirming transaction refused the file (reason given)
 TEAM_SHARE_ESTIMATED        warning   a team player's boards per match were estimated from the event total
 ZERO_BOARDS                 warning   0 boards recorded for an entry or player: absent, not in N, no points (§ 405B1)
+TEAM_ROWS_BY_STRENGTH       info      team rows split by strength: each row's value per won match, top first (§ 405A2)
+TEAM_SWISS_BONUS            info      not every team met every other: the bonus is as for K + 1 teams (§ 405A5)
+TEAM_WALKOVER               info      a match with 0 boards is a walkover: counted as won, no MP (§ 411B4)
 ENTRIES_TOO_MANY            error     more entries than one event holds (masterpoints.uploads.bounds)
 PLAYERS_TOO_MANY            error     more players in one entry than a team with substitutes (bounds)
 VALUE_TOO_LONG              error     a value longer than the column a confirm writes it to keeps (bounds)
@@ -161,6 +164,27 @@ CATALOGUE = {
         _(
             "The %(field)s %(value)s is outside what the office keeps: from %(minimum)s to %(limit)s. Correct it in "
             "the scoring program and upload the file again."
+        ),
+    ),
+    "TEAM_ROWS_BY_STRENGTH": (
+        INFO,
+        _(
+            "The rows were split by strength, the file's first row the strongest: a won match pays each player "
+            "%(rows)s, and each row's bonus follows its row (§ 405A2, § 412A2, § 412B2, § 413A2–4)."
+        ),
+    ),
+    "TEAM_SWISS_BONUS": (
+        INFO,
+        _(
+            "%(group)s: not every team met every other (%(teams)s teams, %(matches)s matches each), so the bonus is "
+            "as for %(effective)s teams, the matches + 1 (§ 405A5)."
+        ),
+    ),
+    "TEAM_WALKOVER": (
+        INFO,
+        _(
+            "Round %(round)s, %(team)s against %(opponent)s: 0 boards, so a walkover. It counts as a won match but "
+            "pays no MP, as the match was not played (§ 411B4)."
         ),
     ),
     "AWARD_DIFFERS": (INFO, _("%(entry)s: the file awards %(theirs)s, we award %(ours)s per player.")),

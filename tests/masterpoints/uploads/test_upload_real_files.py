@@ -94,6 +94,7 @@ def expected_team_awards(world) -> tuple[dict[str, list[int]], dict[str, int]]:
         teams=10,
         matches=8,  # K: each team's matches (40 matches × 2 sides / 10 teams)
         boards=3,
+        format="monrad",  # § 405A5: each team met 8 of the 9 others, so the bonus is as for 9 teams
         entries=tuple(
             dbf_events.Entry(
                 entry=team,
@@ -149,7 +150,7 @@ def test_a_dbf_director_uploads_the_teamsscorer_file_and_the_ledger_holds_each_m
     ten = team_numbers("10")[0]
     assert matches[ten] == [1, 1, 1, 2, 2, 2, 2, 2]
     assert bonus[ten] > 0 and ten in expected_bonus
-    # Team 1 (last): 12, 2, 2, 0, 2, 15, 5, 17 VP: two wins, one draw; no bonus (p_max = ⌈10/3⌉ = 4).
+    # Team 1 (last): 12, 2, 2, 0, 2, 15, 5, 17 VP: two wins, one draw; no bonus (p_max = ⌈9/3⌉ = 3, § 405A5).
     one = team_numbers("1")[0]
     assert matches[one] == [1, 2, 2] and one not in bonus
 
