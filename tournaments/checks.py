@@ -56,6 +56,7 @@ TOURIST_NOT_APPROVED        error     a tourist tournament HBS has not approved 
 FIXED_B_APPLIED             info      B is fixed in advance by the chosen entry of HBS's list, not the formula (H-8)
 COMPOUND_EVENT              info      the file's sessions are scored as one compound pairs event (rule 7, H-16)
 COMPOUND_NO_ELIMINATION     warning   every pair played the last session: its ranking is the final result (H-16)
+PARALLEL_RANKINGS           info      one session ranked in groups (directions, sections) is one tournament (H-22)
 DIRECTOR_NOT_LICENSED       error     an internet tournament reported by someone without a valid HBS licence (rule 10)
 STRENGTH_TOO_HIGH           error     the strength S is above the HBS rule set's strength_maximum (H-4)
 STRENGTH_UNUSUAL            warning   the strength S is outside the HBS rule set's usual range (H-4)
@@ -325,6 +326,15 @@ CATALOGUE = {
         _(
             "Every pair played %(session)s, so its ranking is taken as the final result (H-16). If it ranks that "
             "session alone rather than the whole event, upload the file with the overall ranking instead."
+        ),
+    ),
+    "PARALLEL_RANKINGS": (
+        INFO,
+        _(
+            "The file ranks its %(n)s %(form)s in %(groups)s groups (directions or sections) of one session: they "
+            "are one tournament (HBS Način 2, rule 5; H-22). N = %(n)s, the whole field, and the minimum field is "
+            "the tournament's. The same place in each group is a tie over the places it covers: the %(groups)s "
+            "winners share places 1–%(groups)s of one spread (H-7, H-22)."
         ),
     ),
     "DIRECTOR_NOT_LICENSED": (

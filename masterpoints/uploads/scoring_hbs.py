@@ -1,8 +1,9 @@
 """The HBS adapter: an uploaded event as the HBS engine's input (``masterpoints.engine.hbs``).
 
-Three shapes of event, by what the director said of it and what the file holds:
+Four shapes of event, by what the director said of it and what the file holds:
 
-- an ordinary tournament: each ranking group is a field of its own (H-1, H-3 … H-10);
+- an ordinary tournament of one ranking (H-1, H-3 … H-10);
+- one session ranked in several groups (directions, sections): one tournament, one field (H-22);
 - a compound pairs event (rule 7, H-11, H-16): a file of several session rankings is one tournament, ranked by
   :func:`~masterpoints.engine.hbs.compound.compound_ranking`;
 - a long-running team competition (rule 8, H-5, H-18, H-19): the director said so (the upload's nature), and every
@@ -14,13 +15,14 @@ else the director's kind and S (H-4). Player keys are the preview's line keys, a
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 
 from federation.rulesets import rules_for
 from masterpoints.engine.common import RequestError
 from masterpoints.engine.hbs import events as hbs_events
-from masterpoints.engine.hbs.compound import StageEntry, StageRanking, compound_ranking
+from masterpoints.engine.hbs.compound import StageEntry, StageRanking, compound_ranking, parallel_places
 from masterpoints.uploads.lines import EntryLine, PlayerLine, Preview
 from masterpoints.uploads.scoring import (
     ScoringResult,
@@ -43,6 +45,8 @@ def score_hbs(preview: Preview) -> ScoringResult:
         result = _long_running(preview, rules, kinds)
     elif is_compound(preview):
         return _compound(preview, rules, kinds)  # one field: it says itself whether it awards nothing
+    elif len(preview.groups) > 1:
+        return _parallel(preview, rules, kinds)  # one field, as above
     else:
         result = ScoringResult()
         form, boards = event_form(preview), event_boards(preview)
@@ -95,6 +99,44 @@ def _team_boards(form: str, player: PlayerLine, line: EntryLine) -> int | None:
     if player.boards_played is not None:
         return player.boards_played
     return line.entry.boards_played if form == "teams" else None
+
+
+# --- Način 2, Lista 5: the parallel rankings of one tournament (H-22) ------------------------------------
+
+
+def _parallel(preview: Preview, rules, kinds) -> ScoringResult:
+    """H-22: a file of one session ranked in several groups (the directions of a two-winner movement, sections)
+    is one tournament. Način 2: "veličina turnira: iskazuje se kroz broj jedinica N (… parova, timova koji
+    sudjeluju u natjecanju)"; Lista 5: "Minimalni broj jedinica za priznanje organiziranog turnira …" (the size is
+    the units taking part in the competition; the minimum is for the tournament). So N and the minimum are the
+    event's (H-10 read per tournament, no longer per group), and the same place in each group is a tie over the
+    places it covers (:func:`~masterpoints.engine.hbs.compound.parallel_places`): the two winners of 6 + 6 pairs
+    share places 1–2 of one spread with B from N = 12."""
+    form, boards = event_form(preview), event_boards(preview)
+    groups = [[(line.entry.key, line.entry.place_first) for line in group.entries] for group in preview.groups]
+    places = parallel_places(groups)
+    lines = [line for group in preview.groups for line in group.entries]
+    entries = tuple(
+        _entry(line, form, first=places[line.entry.key][0], last=places[line.entry.key][1]) for line in lines
+    )
+    event = hbs_events.Event(form=form, entries=entries, kinds=kinds, boards=boards)
+    result = ScoringResult(awards=hbs_events.event_awards(event, rules))
+    result.awards = [_cite(award, "H-22") for award in result.awards]
+    if not any(award.units for award in result.awards):
+        reason = next((a.explanation.reason for a in result.awards if a.explanation.reason is not None), None)
+        result.nothing_awarded.append((preview.event.name or preview.upload.original_name, reason))
+    for line in lines:
+        for player in line.players:
+            result.places[player.key] = places[line.entry.key]
+    params = {"groups": len(groups), "n": len(entries), "form": form}
+    result.issues.append(CheckIssue("PARALLEL_RANKINGS", params=params))
+    return result
+
+
+def _cite(award, rule: str):
+    """The award with ``rule`` among the rules its explanation cites."""
+    explanation = replace(award.explanation, rules=(*award.explanation.rules, rule))
+    return replace(award, explanation=explanation)
 
 
 # --- rule 7: a compound pairs event (H-11, H-16) ---------------------------------------------------------

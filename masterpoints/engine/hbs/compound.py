@@ -102,3 +102,30 @@ def compound_ranking(stages: Sequence[StageRanking]) -> CompoundRanking:
     last = len(stages) - 1
     eliminated = sum(1 for unit in order if reached[unit] < last)
     return CompoundRanking(places, reached, tuple(order), engine_stages, eliminated)
+
+
+def parallel_places(groups: Sequence[Sequence[tuple[str, int]]]) -> dict[str, tuple[int, int]]:
+    """H-22: the places in one tournament of the units of its parallel rankings (the directions of a two-winner
+    movement, the sections of one session), each group given as ``(unit, its first place in the group)``.
+
+    Način 2: N is "broj jedinica … koje sudjeluju u natjecanju" (the units taking part in the competition) and
+    Lista 5 sets the minimum "za priznanje organiziranog turnira" (for the tournament to be recognised): the groups
+    are one field, not tournaments of their own. The text has one first place and one spread; H-22 reads the
+    same place in each group as a tie (as H-16 does for parallel sections of a stage): the g winners share places
+    1…g, the seconds the next g places, and H-7 shares their points. A tie inside a group ranks by its first
+    place. Returns unit → (first, last) over the whole field."""
+    first_of: dict[str, int] = {}
+    for index, group in enumerate(groups):
+        for unit, first in group:
+            if unit in first_of:
+                raise RequestError(f"groups[{index}]", f"{unit!r} is ranked in two groups of one tournament (H-22)")
+            first_of[unit] = first
+    order = sorted(first_of, key=lambda unit: (first_of[unit], unit))
+    places: dict[str, tuple[int, int]] = {}
+    position = 0
+    while position < len(order):
+        tied = [unit for unit in order[position:] if first_of[unit] == first_of[order[position]]]
+        for unit in tied:
+            places[unit] = (position + 1, position + len(tied))
+        position += len(tied)
+    return places
