@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 
 from api import public, uploads
+from api.docs import SiteSwagger
 from api.errors import ApiError, error_response
 from api.handlers import install_handlers
 
@@ -21,6 +22,7 @@ api = NinjaAPI(
         '`{"error": {"code", "message", "field", "params"}}`.'
     ),
     urls_namespace="api",
+    docs=SiteSwagger(),
 )
 install_handlers(api)
 api.add_router("", public.router)

@@ -43,7 +43,8 @@ class CorrectionRequestAdmin(DecidedByActionsAdmin):
 
     def get_list_display(self, request):
         """The decision column offers *Decide* only on the requests the user decides: the commission's of its
-        own federation (issue 19; the secretariat assigns and reads, never decides)."""
+        own federation (issue 19; the secretariat assigns and reads, never decides). It comes right after the
+        number, so that long player and tournament names never push it off a 1280 px screen (issue 38)."""
         deciding = commission_federations(request.user)
 
         @admin.display(description=_("decision"))
@@ -55,7 +56,8 @@ class CorrectionRequestAdmin(DecidedByActionsAdmin):
             link = reverse("admin:masterpoints_correctionrequest_decide", args=[obj.pk])
             return format_html('<a href="{}">{}</a>', link, _("Decide"))
 
-        return [*super().get_list_display(request), decision]
+        first, *rest = super().get_list_display(request)
+        return [first, decision, *rest]
 
     def get_urls(self):
         decide = self.admin_site.admin_view(self.decide_view)
