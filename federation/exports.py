@@ -10,9 +10,12 @@ cells are also stored as text, never as formulas. Every export of the site write
 
 from __future__ import annotations
 
+import csv
 import re
 from decimal import Decimal
 from typing import Any
+
+from django.utils import translation
 
 #: What a spreadsheet program takes as the start of a formula (OWASP's list for CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -35,6 +38,38 @@ def csv_cell(value: Any) -> Any:
 
 def csv_row(values) -> list[Any]:
     return [csv_cell(value) for value in values]
+
+
+#: Languages whose spreadsheet programs read ``;`` between fields and a decimal comma (Excel in Danish and
+#: Croatian opens a comma-separated file in one column). English keeps ``,`` and the decimal point.
+DECIMAL_COMMA_LANGUAGES = ("da", "hr")
+
+
+def csv_local(language: str | None = None) -> tuple[str, str]:
+    """``(delimiter, decimal mark)`` of a CSV file for ``language`` (the active language by default)."""
+    code = (language or translation.get_language() or "en").split("-")[0].lower()
+    return (";", ",") if code in DECIMAL_COMMA_LANGUAGES else (",", ".")
+
+
+def csv_write(out, rows, *, language: str | None = None) -> None:
+    """Write ``rows`` to ``out`` as the reader's spreadsheet program opens them (issue 38): for Danish and
+    Croatian ``;`` between fields and numbers with a decimal comma (``30,7``), else ``,`` and ``30.7``; every
+    cell through :func:`csv_cell`. XLSX files carry numbers as numbers and need none of this."""
+    delimiter, mark = csv_local(language)
+    writer = csv.writer(out, delimiter=delimiter)
+    for values in rows:
+        cells = csv_row(values)
+        if mark != ".":
+            cells = [_with_mark(cell, mark) for cell in cells]
+        writer.writerow(cells)
+
+
+def _with_mark(cell: Any, mark: str) -> Any:
+    if isinstance(cell, bool) or cell is None:
+        return cell
+    if isinstance(cell, float | Decimal) or (isinstance(cell, str) and _is_number(cell)):
+        return str(cell).replace(".", mark)
+    return cell
 
 
 def xlsx_append(sheet, values) -> None:

@@ -3,7 +3,6 @@ secretariat, a whole federation's for its secretariat; CSV or XLSX; each downloa
 
 from __future__ import annotations
 
-import csv
 import io
 
 from django.contrib.auth.decorators import login_required
@@ -15,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from clubs.models import Club
-from federation.exports import csv_row, xlsx_append
+from federation.exports import csv_write, xlsx_append
 from federation.models import Federation
 from masterpoints.member_file.selectors import member_file_rows
 from masterpoints.member_file.services import member_file_download_record
@@ -57,7 +56,7 @@ def _download(request, federation: Federation, club: Club | None, fmt: str, name
     if fmt == "csv":
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response.write("\ufeff")  # so spreadsheet programs read the file as UTF-8
-        csv.writer(response).writerows(csv_row(row) for row in rows)
+        csv_write(response, rows)
     else:
         from openpyxl import Workbook
 

@@ -8,7 +8,6 @@ the official list unless asked otherwise (rule 3; guests on request, rule 4).
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import re
@@ -30,7 +29,7 @@ from django_tables2 import RequestConfig, SingleTableMixin
 from django_tables2.data import TableListData
 from openpyxl import Workbook
 
-from federation.exports import csv_row, xlsx_append
+from federation.exports import csv_write, xlsx_append
 from federation.models import Player
 from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, page_number
 from federation.tables import DEFAULT_PAGE_SIZE, PAGE_SIZES, CountedPaginator, page_size
@@ -305,7 +304,7 @@ def _export(request, table: StandingTable, export: str, filterset: StandingFilte
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
         response.write("\ufeff")  # so spreadsheet programs read the file as UTF-8
-        csv.writer(response).writerows(csv_row(row) for row in rows)
+        csv_write(response, rows)
         return response
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(_("Rankings"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -51,3 +52,16 @@ def test_the_rankings_xlsx_stores_names_as_text_and_points_as_numbers(client, wo
     assert all(cell.data_type != "f" for cell in values)
     assert not any(text.startswith(("=", "@", "+")) for text in texts), texts
     assert any(isinstance(cell.value, int | float) and cell.value == 120 for cell in values)
+
+
+def test_danish_and_croatian_csv_use_a_semicolon_and_a_decimal_comma_issue_38():
+    from federation.exports import csv_write
+
+    rows = [["Navn", "MP", "BP"], ["=Hansen", "30.7", 12], ["Jensen, Ib", Decimal("0.50"), 0]]
+    for language in ("da", "hr"):
+        out = io.StringIO()
+        csv_write(out, rows, language=language)
+        assert out.getvalue().splitlines() == ["Navn;MP;BP", "'=Hansen;30,7;12", "Jensen, Ib;0,50;0"]
+    out = io.StringIO()
+    csv_write(out, rows, language="en")
+    assert out.getvalue().splitlines() == ["Navn,MP,BP", "'=Hansen,30.7,12", '"Jensen, Ib",0.50,0']

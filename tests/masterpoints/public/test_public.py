@@ -158,8 +158,8 @@ def test_the_rankings_speak_danish_and_croatian(client, league):
 
 
 def test_points_are_written_as_the_readers_language_writes_them(client, league):
-    """Danish and Croatian write a decimal comma (20,00 MP, 100,0 SP) on the pages; the exports keep the
-    point, as data for programs."""
+    """Danish and Croatian write a decimal comma (20,00 MP, 100,0 SP) on the pages, and in the CSV export with
+    ``;`` between fields, as Excel in those languages opens it (issue 38; programs read the API)."""
     for language in ("da", "hr"):
         client.cookies["django_language"] = language
         found = rows(rankings(client, federation=league.dbf.pk))
@@ -167,7 +167,7 @@ def test_points_are_written_as_the_readers_language_writes_them(client, league):
         page = client.get(reverse("public:player", args=["dbf", "502"])).content.decode()
         assert "<dd>100,0</dd>" in page and "100.0" not in page
         export = rankings(client, federation=league.dbf.pk, export="csv").content.decode("utf-8-sig")
-        assert "20.00" in export and "20,00" not in export
+        assert "20.00" not in export and ";20,00;" in export and export.startswith(("Placering;", "Mjesto;"))
     client.cookies["django_language"] = "en"
     assert ">20.00<" in rows(rankings(client, federation=league.dbf.pk))[0]
 
