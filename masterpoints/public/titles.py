@@ -6,11 +6,14 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from federation.models import Player
 from federation.schemes import SchemeInfo
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.titles import Balance, missing_units, reached_with, title_for
 from masterpoints.engine.hbs.categories import category_for
+from masterpoints.engine.hbs.rules import KEPT_TRANSITION_RULE_4
 from masterpoints.models import Standing
 from masterpoints.standings.ladders import LadderBook
 
@@ -49,6 +52,9 @@ class TitleStatus:
     next: NextStep | None
     #: What the holder of the title shown receives (§ 404A "Modtager", D-Q22); empty where none is named.
     etui: str = ""
+    #: Why a rung above the computed one is shown, where the rule book says it otherwise than DBf's § 404 (HBS:
+    #: transition rule 4 kept it, H-24); empty: the page's § 404 sentence.
+    held_note: str = ""
 
 
 def title_status(player: Player, standing: Standing | None, *, book: LadderBook | None = None) -> TitleStatus:
@@ -123,7 +129,14 @@ def _category_status(info: SchemeInfo, ladder, balances: tuple[int, ...], held) 
             cheapest=title_label(status.cheapest.category, 0) if status.cheapest else "",
         )
     computed = title_label(status.computed or "", 0)
-    return TitleStatus(title, reached, computed, (status.computed or None) != status.category, step)
+    if ladder.rules.categories_kept == KEPT_TRANSITION_RULE_4:
+        # H-24: "Igrači s kategorijama, koji ne budu zadovoljavali nove uvjete, zadržavaju svoje kategorije"
+        # (transition rule 4): the only categories kept above the points; DBf's § 404 is no HBS rule.
+        note = _("The points alone give %(computed)s today; the category was kept under transition rule 4 (H-24).")
+    else:
+        note = _("The points alone give %(computed)s today; a category once registered is kept (H-2).")
+    held_above = (status.computed or None) != status.category
+    return TitleStatus(title, reached, computed, held_above, step, held_note=note % {"computed": computed or "–"})
 
 
 def _amount(units: int, kind: str) -> str:

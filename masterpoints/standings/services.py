@@ -18,12 +18,13 @@ Both replace the derived rows of their scope inside one transaction that first l
 (``FOR NO KEY UPDATE``: award inserts are not blocked), so two updates never interleave and none is lost;
 each reads the ledger after taking the lock and therefore sees every award committed before it.
 
-Titles and categories once registered are never lost (DBf § 404, HBS H-2 with transition rule 4): the
+DBf titles once registered are never lost (§ 404); an HBS category follows the points unless transition rule 4
+kept it (H-24: "Igrači s kategorijama, koji ne budu zadovoljavali nove uvjete, zadržavaju svoje kategorije"). The
 :class:`~masterpoints.models.TitleAchievement` register is append-only and is not derived data; a standing
-shows the higher of the computed and the held rung. A new row is written when the computed rung rises
-above every held rung, with ``reached_on`` = the day the registration made the balances reach it (§ 404A
-"opnår en mestertitel efter registrering", D-Q21: the first day on which the entries registered by then
-reach the rung), the same in the incremental update and in the rebuild.
+shows the higher of the computed and the held rung (HBS: the rung rule 4 kept, :mod:`.sums`). A new row is
+written when the computed rung rises above every held rung, with ``reached_on`` = the day the registration made
+the balances reach it (§ 404A "opnår en mestertitel efter registrering", D-Q21: the first day on which the
+entries registered by then reach the rung), the same in the incremental update and in the rebuild.
 """
 
 from __future__ import annotations

@@ -18,8 +18,9 @@ from django.db import connection
 from django.db.models import Case, Count, IntegerField, Max, Min, Q, Sum, Value, When
 from django.db.models.functions import Cast, Coalesce, ExtractYear, TruncDate
 
-from federation.models import Federation
+from federation.models import AuditEvent, Federation, Player
 from federation.schemes import SchemeInfo, scheme_of
+from masterpoints.engine.hbs.rules import KEPT_ALL, KEPT_TRANSITION_RULE_4
 from masterpoints.models import Award, SeasonStanding, Standing, TitleAchievement
 from masterpoints.standings.ladders import LadderBook, SchemeLadder
 
@@ -54,6 +55,20 @@ def _season_expression(info: SchemeInfo, first: datetime.date | None = None, las
         for season in range(newest, oldest - 1, -1)
     ]
     return Case(*chain, default=exact, output_field=IntegerField())
+
+
+#: The season row of the history brought in (``Award.Source.OPENING``, issue 38 part 3): opening balances and
+#: historic awards count in the career's balances and titles but were never points won in a season.
+OPENING_SEASON = 0
+
+
+def _opening_or(season):
+    """``season``, except for the history brought in, which is :data:`OPENING_SEASON` whatever its date."""
+    return Case(
+        When(source=Award.Source.OPENING, then=Value(OPENING_SEASON, IntegerField())),
+        default=season,
+        output_field=IntegerField(),
+    )
 
 
 # --- ranking keys ---------------------------------------------------------------------------------------
@@ -159,11 +174,14 @@ def _season_sums(
     if seasons is not None:
         dated = Q(pk__in=[])
         for season in seasons:
-            dated |= Q(awarded_on__range=info.season_dates(season))
+            if season == OPENING_SEASON:
+                dated |= Q(source=Award.Source.OPENING)
+            else:
+                dated |= Q(awarded_on__range=info.season_dates(season)) & ~Q(source=Award.Source.OPENING)
         awards = awards.filter(dated)
     sums = {kind.lower(): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in info.kinds}
     grouped = (
-        awards.annotate(season=_season_expression(info, bounds["first"], bounds["last"]))
+        awards.annotate(season=_opening_or(_season_expression(info, bounds["first"], bounds["last"])))
         .values("player_id", "season")
         .annotate(**sums, last_award_on=Max("awarded_on"), award_count=Count("*"))
         .order_by()
@@ -248,21 +266,63 @@ def _as_date(value) -> datetime.date | None:
     return datetime.date.fromisoformat(value) if isinstance(value, str) else value
 
 
-def _register(federation: Federation, player_ids: Sequence[int] | None) -> dict[int, tuple]:
-    """The highest registered rung of each player of the scope: (rung, title, stars, reached_on)."""
+def _register_rows(federation: Federation, player_ids: Sequence[int] | None) -> dict[int, list[tuple]]:
+    """Every registered rung of each player of the scope: [(rung, title, stars, reached_on), …]."""
     table = connection.ops.quote_name(TitleAchievement._meta.db_table)
     sql = f"SELECT player_id, rung, title, stars, reached_on FROM {table} WHERE federation_id = %s"  # noqa: S608
     params: list = [federation.pk]
     if player_ids is not None:
         sql += f" AND player_id IN ({', '.join(['%s'] * len(player_ids))})"
         params += list(player_ids)
-    register: dict[int, tuple[int, str, int, datetime.date]] = {}
+    register: dict[int, list[tuple[int, str, int, datetime.date]]] = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         for player_id, rung, title, stars, reached_on in cursor.fetchall():
-            if player_id not in register or rung > register[player_id][0]:
-                register[player_id] = (rung, title, stars, _as_date(reached_on))
+            register.setdefault(player_id, []).append((rung, title, stars, _as_date(reached_on)))
     return register
+
+
+def _follows_points(ladder: SchemeLadder) -> bool:
+    """Whether the ladder's rule set keeps only transition rule 4's categories (H-24: HBS), rather than every
+    rung once registered (DBf § 404, whose rule set has no such setting)."""
+    return getattr(ladder.rules, "categories_kept", KEPT_ALL) == KEPT_TRANSITION_RULE_4
+
+
+#: The audit action of transition rule 4's import (``masterpoints.transition.services``), whose payload names
+#: the categories it kept: ``"kept": [[number, category], …]``.
+KEEP_CATEGORIES_ACTION = "transition.keep_categories"
+
+
+def _kept_by_transition(federation: Federation, register: dict[int, list[tuple]]) -> dict[int, tuple]:
+    """H-24: each player's highest registered rung that transition rule 4 kept (its audited import names the
+    player's number and the category), from the players of ``register`` (rung rows by player)."""
+    named: set[tuple[str, str]] = set()
+    events = AuditEvent.objects.filter(
+        action=KEEP_CATEGORIES_ACTION, target_type="federation.federation", target_id=str(federation.pk)
+    )
+    for payload in events.values_list("payload", flat=True):
+        named.update((str(number), str(category)) for number, category in payload.get("kept", ()))
+    if not named:
+        return {}
+    numbers = dict(Player.objects.filter(pk__in=list(register)).values_list("pk", "number"))
+    kept: dict[int, tuple] = {}
+    for player_id, rows in register.items():
+        for row in rows:
+            if (numbers.get(player_id), row[1]) in named and (player_id not in kept or row[0] > kept[player_id][0]):
+                kept[player_id] = row
+    return kept
+
+
+def _shown_rung(rows: list[tuple], computed: int, ladder: SchemeLadder) -> tuple | None:
+    """H-24: the rung a player whose categories follow the points is shown at: the computed rung, dated by the
+    register (its own row, else the lowest registered rung above it: the day the points first reached it)."""
+    if not computed:
+        return None
+    dated = [row for row in rows if row[0] >= computed]
+    if not dated:
+        return None
+    step = ladder.rung_of(computed)
+    return (computed, step.title, step.stars, min(dated, key=lambda row: row[0])[3])
 
 
 def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, careers):
@@ -270,11 +330,14 @@ def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, car
     (rows, achievements).
 
     The rung is judged by the ladder of the rule set valid on the player's latest award; the rung shown is
-    the higher of the computed and the registered one, so no title is lost (§ 404, H-2). A computed rung
-    above every registered one is a new achievement, reached on the day the registration made the balances
+    the higher of the computed and the registered one, so no title is lost (§ 404); where the rule set keeps
+    only transition rule 4's categories (HBS, H-24), the higher of the computed and the rung rule 4 kept. A
+    computed rung above every registered one is a new achievement, reached on the day the registration made the balances
     reach it (§ 404A "efter registrering", D-Q21: :func:`_reached_days`)."""
     info = scheme_of(federation)
-    register = _register(federation, player_ids)
+    rows_of = _register_rows(federation, player_ids)
+    register = {player_id: max(rows) for player_id, rows in rows_of.items()}
+    kept = None  # read once, when a rule set keeps only transition rule 4's categories (H-24)
     book = LadderBook(federation)
     ladders: dict[datetime.date | None, SchemeLadder] = {}  # many players share the date of their latest award
     own = _own_kinds(info)
@@ -285,7 +348,15 @@ def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, car
             ladder = ladders[last] = book.on(last)
         computed = ladder.computed((bp, sp, gp, black, red, master)[own])
         held = register.get(player_id)
-        if computed and (held is None or computed > held[0]):
+        if held is not None and computed < held[0] and _follows_points(ladder):
+            # H-24: below a registered rung the points give, only a rung transition rule 4 kept stays.
+            if kept is None:
+                kept = _kept_by_transition(federation, rows_of)
+            candidates = [
+                row for row in (kept.get(player_id), _shown_rung(rows_of[player_id], computed, ladder)) if row
+            ]
+            held = max(candidates, default=None)
+        if computed and (player_id not in register or computed > register[player_id][0]):
             rising[player_id] = (computed, ladder.rung_of(computed))
         judged.append((player_id, (bp, sp, gp, black, red, master), last, count, computed, held))
     reached = _reached_days(federation, {player_id: rung for player_id, (rung, _step) in rising.items()}, book)

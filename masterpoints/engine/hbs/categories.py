@@ -2,8 +2,9 @@
 
 H-2: the category is the highest row of the table (table order, lowest first) whose every stated minimum
 is met; the empty black cells read "2000, as above" (the literal reading is the rule set's setting
-``empty_black_cells = "no_minimum"``); empty red and master cells mean no minimum. A category once held
-is kept: the category shown is the higher of the computed and the held one. "Next" is the next row in
+``empty_black_cells = "no_minimum"``); empty red and master cells mean no minimum. A category the caller
+holds (H-24: one transition rule 4 kept) is kept: the category shown is the higher of the computed and the held
+one. "Next" is the next row in
 table order, and also the cheapest higher row when that is a different one. The kinds never convert
 into each other: every missing amount is needed.
 """

@@ -19,9 +19,15 @@ from typing import Any
 FORMS: tuple[str, ...] = ("individual", "pairs", "teams")
 KINDS: tuple[str, ...] = ("black", "red", "master")
 
-#: Readings of the empty black cells of the category table (H-2).
+#: Readings of the empty black cells of the category table (H-2, H-25). H-25 keeps "as above": vector H-C2
+#: (500 black, 200 red: karo, not karo ekspert) pins it; transition rule 7's "Na temelju dobivenih rezultata
+#: (broja crvenih i majstorskih poena) dodijelit će se nove kategorije" names the points the transition derives
+#: (rules 2 and 5; black comes from the old list, rule 1), not a ladder without black minimums.
 BLACK_AS_ABOVE = "as_above"
 BLACK_NO_MINIMUM = "no_minimum"
+#: Which categories stay when the points fall below them (H-24): those kept under transition rule 4, or all.
+KEPT_TRANSITION_RULE_4 = "transition_rule_4"
+KEPT_ALL = "all"
 PAID_ROUNDING = ("up", "down")
 
 
@@ -137,9 +143,15 @@ class HbsRuleSet:
     #: the commission sets this (off in the draft).
     transition_1991_red: bool = False
 
-    #: H-2: the category ladder, lowest first, and how its empty black cells read.
+    #: H-2: the category ladder, lowest first, and how its empty black cells read (H-25 keeps "as above").
     categories: tuple[CategoryRow, ...] = DRAFT_CATEGORIES
     empty_black_cells: str = BLACK_AS_ABOVE
+    #: H-24: which categories are kept when the points fall below them. Transition rule 4: "Igrači s
+    #: kategorijama, koji ne budu zadovoljavali nove uvjete, zadržavaju svoje kategorije" (players with
+    #: categories who do not meet the new conditions keep their categories): only the old categories kept
+    #: under it (``KEPT_TRANSITION_RULE_4``); every other category follows the points, also after a granted
+    #: correction takes them away. ``KEPT_ALL`` (a category once reached is never lost) is the former reading.
+    categories_kept: str = KEPT_TRANSITION_RULE_4
 
     def __post_init__(self) -> None:
         forms = dict(self.form_factors)
@@ -157,6 +169,8 @@ class HbsRuleSet:
             raise ValueError("team_board_share must lie in [0, 1]")
         if self.minimum_award < 0:
             raise ValueError("minimum_award must not be negative")
+        if self.categories_kept not in (KEPT_TRANSITION_RULE_4, KEPT_ALL):
+            raise ValueError(f"categories_kept must be {KEPT_TRANSITION_RULE_4!r} or {KEPT_ALL!r}")
         if self.empty_black_cells not in (BLACK_AS_ABOVE, BLACK_NO_MINIMUM):
             raise ValueError(f"empty_black_cells must be {BLACK_AS_ABOVE!r} or {BLACK_NO_MINIMUM!r}")
         names = [row.name for row in self.categories]
@@ -371,6 +385,8 @@ __all__ = [
     "DRAFT_CATEGORIES",
     "FORMS",
     "HBS_DRAFT",
+    "KEPT_ALL",
+    "KEPT_TRANSITION_RULE_4",
     "KINDS",
     "CategoryRow",
     "HbsRuleSet",

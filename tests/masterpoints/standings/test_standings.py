@@ -168,7 +168,9 @@ def test_a_title_once_registered_is_never_lost_404(world):
     assert status.next.title == "Kredsmester"
 
 
-def test_an_hbs_category_once_held_is_kept_h_2(world):
+def test_an_hbs_category_reached_by_points_follows_them_when_corrected_away_h_24(world):
+    """H-24 (replacing H-2's "a category once held is kept"): only transition rule 4 keeps categories; karo
+    reached by 520 black points falls to tref when a correction takes 100 away. The register keeps karo."""
     p = player(world, "4", world.hbs)
     post(p, "black", 520)
     refresh(p)
@@ -176,10 +178,11 @@ def test_an_hbs_category_once_held_is_kept_h_2(world):
     post(p, "black", -100, source=Award.Source.CORRECTION, reason="counted twice")
     refresh(p)
     standing = Standing.objects.get(player=p)
-    assert (standing.title, standing.computed_rung, standing.title_rung) == ("karo", 2, 3)
+    assert (standing.title, standing.computed_rung, standing.title_rung) == ("tref", 2, 2)
+    assert TitleAchievement.objects.filter(player=p, title="karo").exists()
     status = title_status(p, standing)
-    assert status.title == "Karo" and status.computed == "Tref"
-    assert status.next.title == "Herc" and dict(status.next.missing)["black"] == "580"
+    assert status.title == "Tref" and status.computed == "Tref" and not status.held_above_computed
+    assert status.next.title == "Karo" and dict(status.next.missing)["black"] == "80"
 
 
 def test_the_register_of_titles_is_append_only_and_records_each_rung_once(world):
