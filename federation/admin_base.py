@@ -31,6 +31,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import AuditEvent, Federation
+from federation.schemes import codes_with
 from federation.services import audit_record
 
 #: ``scope(user, action, model_name)``: the ids of the federations in which ``user`` may ``action`` rows of
@@ -101,6 +102,10 @@ class FederationScopedAdmin(admin.ModelAdmin):
     #: How a row reaches its federation; a row is in scope when every path leads to a federation served.
     #: Name paths the add form fills in (``player__federation`` where a service sets ``federation``).
     federation_paths: tuple[str, ...] = ("federation",)
+    #: The rule book's workflow these rows belong to (a boolean of :class:`federation.schemes.SchemeInfo`, such
+    #: as ``sanctions``): a member of staff reaches them only in federations whose rule book has it, so an HBS
+    #: office does not see DBf's sanctions or cup series in its admin index (issue 38). Empty: every scheme.
+    workflow: str = ""
 
     # --- the scope -----------------------------------------------------------------------------------------
 
@@ -109,7 +114,11 @@ class FederationScopedAdmin(admin.ModelAdmin):
         cache = request.__dict__.setdefault("_federation_scope", {})
         key = (self.opts.model_name, action)
         if key not in cache:
-            cache[key] = _scope(request.user, action, self.opts.model_name)
+            ids = _scope(request.user, action, self.opts.model_name)
+            if ids is not None and self.workflow:
+                with_it = Federation.objects.filter(scheme__in=codes_with(self.workflow), pk__in=ids)
+                ids = frozenset(with_it.values_list("pk", flat=True))
+            cache[key] = ids
         return cache[key]
 
     def write_scope(self, request) -> frozenset[int] | None:

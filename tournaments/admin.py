@@ -155,6 +155,8 @@ class RecognisedTournamentForm(HbsFederationForm):
 class RecognisedTournamentAdmin(FederationScopedAdmin):
     """HBS's annual list of recognised tournaments (H-1, H-4)."""
 
+    workflow = "recognised_list"
+
     form = RecognisedTournamentForm
     list_display = ["name", "year", "club", "tourist", "kinds_display"]
     list_filter = ["year", "tourist", "federation"]

@@ -13,6 +13,7 @@ from masterpoints.models import CupSeries, CupWin
 
 @admin.register(CupSeries)
 class CupSeriesAdmin(AuditedAdmin, FederationScopedAdmin):
+    workflow = "cups"
     list_display = ("__str__", "federation", "cup", "first_season", "seasons", "report_link")
     list_filter = ("federation", "cup")
 
@@ -29,6 +30,7 @@ class CupSeriesAdmin(AuditedAdmin, FederationScopedAdmin):
 
 @admin.register(CupWin)
 class CupWinAdmin(ReadOnlyAdmin):
+    workflow = "cups"
     federation_paths = ("series__federation",)
     list_display = ("series", "season", "player", "units", "top_player", "top_units", "recorded_by", "recorded_at")
     list_filter = ("series__cup", "series__federation")

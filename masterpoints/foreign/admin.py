@@ -50,6 +50,8 @@ class ForeignConversionForm(forms.ModelForm):
 class ForeignConversionAdmin(FederationScopedAdmin):
     """The Swedish and Norwegian conversion table (§ 401B), kept by the secretariat."""
 
+    workflow = "foreign_points"
+
     form = ForeignConversionForm
 
     list_display = ["country", "foreign_kind", "foreign_decimals", "dbf_kind", "factor", "federation"]
@@ -98,6 +100,8 @@ class ForeignPointsForm(forms.ModelForm):
 class ForeignPointsAdmin(FederationScopedAdmin):
     """Foreign MP (§ 401B): Faroese and Icelandic are posted when registered, Swedish and Norwegian when
     approved by the action."""
+
+    workflow = "foreign_points"
 
     federation_paths = ("player__federation",)  # the service sets ``federation`` from the player
     form = ForeignPointsForm

@@ -18,6 +18,8 @@ from tournaments.sanctions.services import sanction_decide
 class SanctionApplicationAdmin(DecidedByActionsAdmin):
     """The secretariat's decisions on sanction applications (§ 403B7), one by one or in bulk."""
 
+    workflow = "sanctions"
+
     list_display = ["name", "club", "date", "category", "quota", "basis", "founded", "recommendation", "status"]
     list_filter = ["status", "category", "quota", "basis", "recommendation", "district", "federation"]
     search_fields = ["name", "club__name", "club__number"]
@@ -65,6 +67,8 @@ class SanctionApplicationAdmin(DecidedByActionsAdmin):
 class SanctionAdmin(DecidedByActionsAdmin):
     """The sanctions granted (§ 403B1–4), read only: a sanction comes only from an approved application, and
     pays the one tournament its application names (§ 403B1, § 403B7, D-Q24), shown as "used by"."""
+
+    workflow = "sanctions"
 
     list_display = ["club", "category", "quota", "date", "end_date", "dispensations", "granted_at", "used_by"]
     list_filter = ["category", "quota", "federation"]
