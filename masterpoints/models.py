@@ -161,6 +161,7 @@ from masterpoints.cups.models import CupSeries, CupWin  # noqa: E402
 from masterpoints.foreign.models import ForeignConversion, ForeignPoints  # noqa: E402
 from masterpoints.notices.models import MonthlyStatement, NoticePreference  # noqa: E402
 from masterpoints.office_queue.models import OfficeCase, ProvisionalPlayer  # noqa: E402
+from masterpoints.office_record.models import TournamentWithdrawal  # noqa: E402
 from masterpoints.standings.models import (  # noqa: E402
     RankingListEntry,
     SeasonStanding,
@@ -195,5 +196,6 @@ __all__ = [
     "StandingsVersion",
     "TitleAchievement",
     "TitleMailing",
+    "TournamentWithdrawal",
     "TransitionCredit",
 ]

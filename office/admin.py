@@ -13,6 +13,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import CharField, Q
 from django.db.models.functions import Cast
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubMembership, PlayingTime
@@ -76,7 +78,8 @@ class PlayerAdmin(AuditedAdmin, RegisterImportMixin, FederationScopedAdmin):
     through the link of ``invite_to_log_in`` (``office.accounts``), to the address on the register."""
 
     change_list_template = "office/player_change_list.html"
-    list_display = ["number", "last_name", "first_name", "status", "dues_paid_until", "federation"]
+    change_form_template = "office/player_change_form.html"
+    list_display = ["number", "last_name", "first_name", "status", "dues_paid_until", "federation", "points_record"]
     list_filter = ["federation", "status", "hide_name"]
     search_fields = ["number", "last_name", "first_name", "email"]
     list_select_related = ["federation"]
@@ -98,6 +101,13 @@ class PlayerAdmin(AuditedAdmin, RegisterImportMixin, FederationScopedAdmin):
                 sent += 1
         if sent:
             self.message_user(request, _("Links sent: %(count)d.") % {"count": sent}, messages.SUCCESS)
+
+    @admin.display(description=_("Points"))
+    def points_record(self, obj):
+        """Issue 38: the office's record of the player (balances, title, ledger, corrections), one click from the
+        list; the page is the ledger's app's (``masterpoints.office_record``), named by its URL only."""
+        link = reverse("admin:masterpoints_player_record", args=[obj.pk])
+        return format_html('<a href="{}" class="points-record">{}</a>', link, _("Ledger"))
 
     def get_search_results(self, request, queryset, search_term):
         """By number or name, as every form that takes a player asks (issue 19): the search fields, and the

@@ -36,6 +36,7 @@ from federation.tables import DEFAULT_PAGE_SIZE, PAGE_SIZES, CountedPaginator, p
 from masterpoints.models import RankingListEntry, Standing
 from masterpoints.notices.forms import NoticePreferenceForm
 from masterpoints.notices.selectors import wants_statement
+from masterpoints.office_record.selectors import reversed_awards, tournament_corrections, withdrawal_of
 from masterpoints.public import selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import FederationListFilter, RankingListEntryFilter, StandingFilter
@@ -422,8 +423,16 @@ def tournament_page(request, pk: int):
         raise Http404 from None
     awards = selectors.tournament_awards(tournament)
     tournament_rows(tournament, selectors.tournament_points(tournament), awards)
+    reversed_ids = reversed_awards(tournament)
     for group in tournament.groups.all():
         for entry in group.entries.all():
             for participation in entry.participations.all():
                 participation.award_list = awards.get(participation.player_id, [])
-    return render(request, "masterpoints/tournament_detail.html", {"tournament": tournament})
+                for award in participation.award_list:
+                    award.is_reversed = award.pk in reversed_ids
+    context = {
+        "tournament": tournament,
+        "withdrawal": withdrawal_of(tournament),  # issue 38: withdrawn by the secretariat, and why
+        "corrections": tournament_corrections(tournament),  # and the corrections granted about it
+    }
+    return render(request, "masterpoints/tournament_detail.html", context)

@@ -13,12 +13,15 @@ from django.views.decorators.http import require_POST
 from federation.admin_base import ReadOnlyAdmin
 from masterpoints.jobs.admin import secretariat_federations
 from masterpoints.models import Standing, TitleAchievement
+from masterpoints.office_record.admin import PlayerRecordMixin
 from masterpoints.public.titles import title_label
 from masterpoints.standings.jobs import standings_rebuild_request
 
 
 @admin.register(Standing)
-class StandingAdmin(ReadOnlyAdmin):
+class StandingAdmin(PlayerRecordMixin, ReadOnlyAdmin):
+    """Standings to look at; the office's record of a player (``masterpoints.office_record``) lives here."""
+
     list_display = ["player", "federation", "shown_title", "total", "last_award_on", "award_count"]
     list_filter = ["federation", "title_rung"]
     search_fields = ["player__number", "player__last_name", "player__first_name"]

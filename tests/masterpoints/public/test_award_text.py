@@ -326,9 +326,14 @@ def test_the_four_pages_show_the_same_sentence_for_the_same_award_issue_18(clien
     ).content.decode()  # fmt: skip
     client.force_login(personas.director_a)
     preview_page = client.get(reverse("uploads:preview", args=[upload.pk])).content.decode()
-    for page in (player_page, tournament_page, preview_page):
+    for page in (player_page, preview_page):
         assert f'<p class="why-sentence">{sentence}</p>' in page
         assert '<details class="why"><summary>details</summary><p>Rules: § 406B1' in page
+    # Issue 38: the tournament's page is read by everyone, so it names each line's amount, not "You finished…";
+    # the same variables are behind its "details".
+    assert "You finished" not in tournament_page
+    assert f'<p class="why-sentence">{winner.amount} BP</p>' in tournament_page
+    assert '<details class="why"><summary>details</summary><p>Rules: § 406B1' in tournament_page
     assert f'<p class="why-sentence">{DBF_HEAD}</p>' in calculator_page  # a scale, no award: no place
 
 

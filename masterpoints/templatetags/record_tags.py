@@ -1,0 +1,32 @@
+"""``{% award_line award %}``: an award on the tournament's page, said of the player whose line it is, not to the
+reader (issue 38, part 1: the page addressed every reader as "You finished…"). The group's scale is shown once
+above its table; each line names the amount and its part, with the variables behind "details"."""
+
+from __future__ import annotations
+
+from html import escape
+
+from django import template
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from masterpoints.explanations import explanation_html
+from masterpoints.numbers import kind_label, shown_amount
+
+register = template.Library()
+
+
+@register.simple_tag
+def award_line(award, withdrawn: bool = False) -> SafeString:
+    """The amount and kind, the part (day, row, match, bonus) where there is one; struck through with a note
+    where the tournament was withdrawn or the award was reversed."""
+    explanation = award.explanation_data
+    amount = f"{shown_amount(award.amount)} {kind_label(award.kind)}"
+    text = f"{amount} ({escape(award.part)})" if award.part else amount
+    if withdrawn:
+        text = f'<s>{text}</s> <small class="tag">{escape(_("withdrawn"))}</small>'
+    elif getattr(award, "is_reversed", False):
+        text = f'<s>{text}</s> <small class="tag">{escape(_("reversed"))}</small>'
+    table = explanation_html(explanation, award.kind) if explanation.get("rules") or explanation.get("inputs") else ""
+    details = f'<details class="why"><summary>{escape(_("details"))}</summary>{table}</details>' if table else ""
+    return mark_safe(f'<div class="award-why"><p class="why-sentence">{text}</p>{details}</div>')  # noqa: S308
