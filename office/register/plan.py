@@ -1,11 +1,12 @@
 """What an import of the register would do: the file's records against the federation's rows → the clubs,
 players, memberships and offices to add, change and end, each with its line and its fields before and after.
 
-Reads only. The file is the register: what it holds is brought in, and what it no longer holds is ended,
-never deleted — a club becomes inactive, a member lapsed (HBS rule 3, H-20; DBf § 451B, D-Q37), a
-membership gets its last day (today), an office held by a member of the register is ended. A kind of record
-with no row in the file (no club rows, say) is left as it is: an export of only the players ends no club.
-Guests are not on a member register and are left as they are.
+Reads only. Two modes, chosen explicitly (issue 38, part 2): **add and update** (``add``, the default) brings in
+what the file holds and ends nothing it does not hold, so a file of 44 new members adds 44 and lapses none; **full
+sync** (``sync``) also ends what the file no longer holds. Ended is never deleted — a club becomes inactive, a
+member lapsed (HBS rule 3, H-20; DBf § 451B, D-Q37), a membership gets its last day (today), an office held by a
+member of the register is ended. A kind of record with no row in the file (no club rows, say) is left as it is:
+an export of only the players ends no club. Guests are not on a member register and are left as they are.
 """
 
 from __future__ import annotations
@@ -18,6 +19,11 @@ from clubs.models import Club, ClubMembership
 from federation.models import Federation, JobRun, Player, Region
 from office.models import Officer
 from office.register.records import ROLES, Register
+
+#: The import's modes: add and update (nothing missing from the file is ended), and full sync.
+ADD, SYNC = "add", "sync"
+MODES = (ADD, SYNC)
+RECORDS = ("club", "player", "membership", "officer")
 
 PLAYER_FIELDS = ("first_name", "last_name", "email", "birth_year", "status", "dues_paid_until")
 CLUB_FIELDS = ("name", "email", "active")
@@ -64,13 +70,39 @@ class Plan:
     waiting: list[tuple[int, str]] = field(default_factory=list)
     left_alone: list[str] = field(default_factory=list)
     job: JobRun | None = None
+    mode: str = ADD
+    #: Per record kind: the rows an end could reach before the import (active clubs, members, current
+    #: memberships, offices held by members of the register), and the file's rows already as the site has them.
+    existing: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RECORDS, 0))
+    unchanged_of: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RECORDS, 0))
+
+    def same(self, record: str) -> None:
+        """Count one row of the file that is as the site has it."""
+        self.unchanged += 1
+        self.unchanged_of[record] += 1
+
+    @property
+    def ends(self) -> int:
+        return sum(1 for change in self.changes if change.action == "end")
+
+    def effects(self) -> list[tuple[str, str, int, int]]:
+        """The largest effects first, as ``(record, action, count, of)``: ``("player", "end", 711, 755)`` reads
+        "ends 711 of 755 members"; ``of`` is the rows an end could reach (0 for additions and changes)."""
+        counts = self.counts()
+        rows = [
+            (record, action, count, self.existing[record] if action == "end" else 0)
+            for record, actions in counts.items()
+            for action, count in actions.items()
+            if count
+        ]
+        return sorted(rows, key=lambda row: (row[1] != "end", -row[2]))
 
     def of(self, record: str, action: str) -> list[Change]:
         return [change for change in self.changes if change.record == record and change.action == action]
 
     def counts(self) -> dict[str, dict[str, int]]:
         """``{record: {action: count}}`` for every kind and action (zeros included)."""
-        counts = {record: {"add": 0, "change": 0, "end": 0} for record in ("club", "player", "membership", "officer")}
+        counts = {record: {"add": 0, "change": 0, "end": 0} for record in RECORDS}
         for change in self.changes:
             counts[change.record][change.action] += 1
         return counts
@@ -81,9 +113,11 @@ def _diff(current: dict[str, Any], wanted: dict[str, Any]) -> tuple[dict[str, An
     return {name: current[name] for name in changed}, {name: wanted[name] for name in changed}
 
 
-def register_plan(*, federation: Federation, register: Register, today: datetime.date) -> Plan:
-    """What importing ``register`` into ``federation`` on ``today`` would change (reads only)."""
-    plan = Plan()
+def register_plan(*, federation: Federation, register: Register, today: datetime.date, mode: str = ADD) -> Plan:
+    """What importing ``register`` into ``federation`` on ``today`` in ``mode`` would change (reads only)."""
+    if mode not in MODES:
+        raise ValueError(f"mode {mode!r} is not one of {MODES}")
+    plan = Plan(mode=mode)
     for kind, records in (("club", register.clubs), ("membership", register.memberships)):
         if not records:
             plan.left_alone.append(kind)
@@ -112,7 +146,10 @@ def _plan_clubs(plan: Plan, federation: Federation, register: Register) -> None:
         if new:
             plan.changes.append(Change("club", "change", record.number, record.line, row["pk"], old, new))
         else:
-            plan.unchanged += 1
+            plan.same("club")
+    plan.existing["club"] = Club.objects.filter(federation=federation, active=True).count()
+    if plan.mode == ADD:
+        return
     for number, row in sorted(existing.items()):
         if row["active"]:
             plan.changes.append(Change("club", "end", number, None, row["pk"], {"active": True}, {"active": False}))
@@ -131,18 +168,22 @@ def _plan_players(plan: Plan, federation: Federation, register: Register) -> Non
         if new:
             plan.changes.append(Change("player", "change", record.number, record.line, row["pk"], old, new))
         else:
-            plan.unchanged += 1
+            plan.same("player")
+    plan.existing["player"] = Player.objects.filter(federation=federation, status=Player.Status.MEMBER).count()
+    if plan.mode == ADD:
+        return
     for number, row in sorted(existing.items()):
         if row["status"] == Player.Status.MEMBER:
             old, new = {"status": row["status"]}, {"status": Player.Status.LAPSED}
             plan.changes.append(Change("player", "end", number, None, row["pk"], old, new))
 
 
-def _homes(register: Register, today: datetime.date) -> set[tuple[str, str]]:
+def _homes(register: Register, today: datetime.date, kept: set[str] = frozenset()) -> set[tuple[str, str]]:
     """The (player, club) of each player's home club: the membership marked ``home``, else the first current
-    one in the file (``static/register-templates/README.md``)."""
+    one in the file (``static/register-templates/README.md``); none implied for the players of ``kept``, whose
+    home club is one the file does not name and an import that adds and updates leaves as it is."""
     marked = {(record.number, record.club) for record in register.memberships if record.home}
-    with_home = {number for number, _club in marked}
+    with_home = {number for number, _club in marked} | set(kept)
     homes = set(marked)
     for record in register.memberships:
         current = record.until is None or record.until >= today
@@ -157,7 +198,15 @@ def _plan_memberships(plan: Plan, federation: Federation, register: Register, to
         "pk", "player__number", "club__number", *MEMBERSHIP_FIELDS
     )
     existing = {(row["player__number"], row["club__number"]): row for row in rows.iterator(chunk_size=5000)}
-    homes = _homes(register, today)
+    in_file = {(record.number, record.club) for record in register.memberships}
+    plan.existing["membership"] = sum(1 for row in existing.values() if row["until"] is None or row["until"] > today)
+    # Adding and updating: a home club the file does not name stays the player's home unless the file marks
+    # another one (then it is given up, not ended).
+    kept = set()
+    if plan.mode == ADD:
+        kept = {key[0] for key, row in existing.items() if row["is_home"] and key not in in_file}
+    homes = _homes(register, today, kept)
+    marked = {record.number for record in register.memberships if record.home}
     for record in register.memberships:
         key = (record.number, record.club)
         wanted = {"since": record.since, "until": record.until, "is_home": key in homes}
@@ -170,9 +219,14 @@ def _plan_memberships(plan: Plan, federation: Federation, register: Register, to
         if new:
             plan.changes.append(Change("membership", "change", label, record.line, row["pk"], old, new))
         else:
-            plan.unchanged += 1
+            plan.same("membership")
     for (number, club), row in sorted(existing.items()):
         label = f"{number} @ {club}"
+        if plan.mode == ADD:
+            if row["is_home"] and number in marked:
+                change = Change("membership", "change", label, None, row["pk"], {"is_home": True}, {"is_home": False})
+                plan.changes.append(change)
+            continue
         if row["until"] is None or row["until"] > today:
             last_day = max(today, row["since"]) if row["since"] else today
             old, new = _diff(row, {"until": last_day, "is_home": False})
@@ -208,7 +262,10 @@ def _plan_officers(plan: Plan, federation: Federation, register: Register) -> No
             change = Change("officer", "add", f"{record.number} {office}", record.line, new={"user": user, **wanted})
             plan.changes.append(change)
         else:
-            plan.unchanged += 1
+            plan.same("officer")
+    plan.existing["officer"] = held.count()
+    if plan.mode == ADD:
+        return
     for (user, office), officer in sorted(existing.items(), key=lambda item: (numbers[item[0][0]], item[0][1])):
         old, new = {"role": officer.role}, {"role": None}
         plan.changes.append(Change("officer", "end", f"{numbers[user]} {office}", None, officer.pk, old, new))

@@ -29,7 +29,7 @@ from federation.names import search_name
 from federation.services import audit_record, audit_record_many
 from office.access import is_secretariat
 from office.models import Officer
-from office.register.plan import Change, Plan, known_scopes, register_plan
+from office.register.plan import ADD, MODES, SYNC, Change, Plan, known_scopes, register_plan
 from office.register.reader import read_register
 from office.register.records import LENGTHS, NUMBER, check_links, parse_register
 from office.services import officer_assign, officer_revoke
@@ -47,22 +47,37 @@ def _check(actor, federation: Federation) -> None:
 
 
 def register_import(
-    *, actor, federation: Federation, data: bytes, dry_run: bool, today: datetime.date | None = None
+    *,
+    actor,
+    federation: Federation,
+    data: bytes,
+    dry_run: bool,
+    today: datetime.date | None = None,
+    mode: str = ADD,
+    confirm_ends: int | None = None,
 ) -> Plan:
     """Read, check and compare the register file ``data``; with ``dry_run`` write nothing, else write every
     change in one transaction (audited) and record it as a job. Returns the plan: what is (or would be) added,
     changed and ended, and the import's job record (``plan.job``, none for a dry run).
-    Refused (``ValidationError``, line and column named, nothing written) when any row is bad."""
+
+    ``mode``: ``add`` (add and update: nothing missing from the file is ended) or ``sync`` (full sync). A full
+    sync that ends anything writes only when ``confirm_ends`` is the number of rows it ends, as its dry run's
+    summary showed them: refused (``CONFIRM_ENDS``, nothing written) otherwise, so that what the office saw
+    is what it ends. Refused (``ValidationError``, line and column named, nothing written) when any row is bad."""
     _check(actor, federation)
+    if mode not in MODES:
+        raise ValidationError(_("Choose how to import: add and update, or full sync."), code="MODE")
     today = today or timezone.localdate()
     if dry_run:
-        return register_plan(federation=federation, register=_read(federation, data, today), today=today)
+        return register_plan(federation=federation, register=_read(federation, data, today), today=today, mode=mode)
     job = job_start(kind=JobRun.Kind.REGISTER_IMPORT, federation=federation, actor=actor, stage=_("checking the file"))
     try:
         with job_heartbeat(job):  # a large register's one transaction outlasts the lease without a beat
             register = _read(federation, data, today)
             job_progress(job, stage=_("writing the changes"))
-            plan = _apply(actor=actor, federation=federation, register=register, today=today)
+            plan = _apply(
+                actor=actor, federation=federation, register=register, today=today, mode=mode, confirm_ends=confirm_ends
+            )
     except ValidationError as error:
         job_fail(job, message=" ".join(error.messages))
         raise
@@ -94,10 +109,21 @@ def import_figures(plan: Plan) -> dict[str, int]:
 
 
 @transaction.atomic
-def _apply(*, actor, federation: Federation, register, today: datetime.date) -> Plan:
+def _apply(
+    *, actor, federation: Federation, register, today: datetime.date, mode: str, confirm_ends: int | None
+) -> Plan:
     # One import of a federation at a time: the plan is made under the lock, so it sees every earlier import.
     list(Federation.objects.select_for_update().filter(pk=federation.pk).values_list("pk"))
-    plan = register_plan(federation=federation, register=register, today=today)
+    plan = register_plan(federation=federation, register=register, today=today, mode=mode)
+    if mode == SYNC and plan.ends and confirm_ends != plan.ends:
+        raise ValidationError(
+            _(
+                "A full sync of this file ends %(ends)s rows (members lapsed, memberships, clubs and offices "
+                "ended): check the file and confirm its summary first."
+            ),
+            params={"ends": plan.ends},
+            code="CONFIRM_ENDS",
+        )
     clubs = _write_clubs(actor, federation, plan)
     players = _write_players(actor, federation, plan)
     _write_memberships(actor, federation, plan, players, clubs)

@@ -1,5 +1,7 @@
-"""``python manage.py import_register FILE [--dry-run] [--federation CODE]``: the member register import
-(``office.register``; layout in ``static/register-templates/README.md``), as on the admin page."""
+"""``python manage.py import_register FILE [--dry-run] [--sync [--confirm-ends N]] [--federation CODE]``: the
+member register import (``office.register``; layout in ``static/register-templates/README.md``), as on the admin
+page: add and update by default (nothing missing from the file is ended); ``--sync`` for a full sync, which writes
+its ends only with ``--confirm-ends`` the number its dry run printed (issue 38, part 2)."""
 
 from __future__ import annotations
 
@@ -17,22 +19,33 @@ from office.register.services import register_import
 class Command(BaseCommand):
     help = (
         "Import the member register (players, clubs, memberships, officers) from CSV or XLSX: what the file "
-        "holds is added or changed, what it no longer holds is ended (members lapse, never deleted)."
+        "holds is added or changed; with --sync, what it no longer holds is ended (members lapse, never deleted)."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
         parser.add_argument("--dry-run", action="store_true", help="Show every change, row by row; write nothing.")
         parser.add_argument("--federation", help="The federation's code (needed when there is more than one).")
+        parser.add_argument("--sync", action="store_true", help="Full sync: end what the file no longer holds.")
+        parser.add_argument(
+            "--confirm-ends", type=int, default=None, help="A full sync's number of ends, as its dry run printed it."
+        )
 
-    def handle(self, *args, file: Path, dry_run: bool, federation: str | None, **options):
+    def handle(self, *args, file: Path, dry_run: bool, federation: str | None, sync: bool, confirm_ends, **options):
         fed = self._federation(federation)
         if not file.is_file():
             raise CommandError(f"{file}: no such file.")
         if file.stat().st_size > MAX_BYTES:
             raise CommandError(f"{file}: {file.stat().st_size} bytes; at most {MAX_BYTES} are accepted.")
         try:
-            plan = register_import(actor=None, federation=fed, data=file.read_bytes(), dry_run=dry_run)
+            plan = register_import(
+                actor=None,
+                federation=fed,
+                data=file.read_bytes(),
+                dry_run=dry_run,
+                mode="sync" if sync else "add",
+                confirm_ends=confirm_ends,
+            )
         except ValidationError as exc:
             raise CommandError("\n".join(exc.messages)) from None
         self._report(plan, dry_run=dry_run)
@@ -62,6 +75,8 @@ class Command(BaseCommand):
             for record, values in plan.counts().items()
         )
         self.stdout.write(f"{counts}; {plan.unchanged} rows unchanged.")
+        if dry_run and plan.ends:
+            self.stdout.write(f"A full sync ends {plan.ends} rows: import with --sync --confirm-ends {plan.ends}.")
         self.stdout.write("Dry run: nothing was written." if dry_run else f"Imported: {len(plan.changes)} changes.")
 
 

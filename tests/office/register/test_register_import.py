@@ -20,8 +20,16 @@ from tests.factories import post_award
 from tests.office.register.files import TODAY, base_rows, csv_file, row, xlsx_file
 
 
-def run(world, data: bytes, *, dry_run: bool = False, actor=None, today: datetime.date = TODAY):
-    return register_import(actor=actor, federation=world.dbf, data=data, dry_run=dry_run, today=today)
+def run(world, data: bytes, *, dry_run: bool = False, actor=None, today: datetime.date = TODAY, sync: bool = False):
+    """The import in add-and-update mode, or (``sync``) a full sync confirmed as its dry run's summary shows it."""
+    mode = "sync" if sync else "add"
+    confirm = None
+    if sync and not dry_run:
+        checked = register_import(actor=actor, federation=world.dbf, data=data, dry_run=True, today=today, mode=mode)
+        confirm = checked.ends
+    return register_import(
+        actor=actor, federation=world.dbf, data=data, dry_run=dry_run, today=today, mode=mode, confirm_ends=confirm
+    )
 
 
 def snapshot():
@@ -97,7 +105,7 @@ def test_a_member_missing_from_the_file_is_lapsed_never_deleted_and_keeps_the_aw
     stay, and the points count again when the member returns."""
     award = post_award(world.player, "BP", 40)
     rows = [cells for cells in base_rows() if "12345" not in cells]
-    plan = run(world, csv_file(*rows))
+    plan = run(world, csv_file(*rows), sync=True)
     player = Player.objects.get(pk=world.player.pk)
     assert player.status == Player.Status.LAPSED
     assert Award.objects.filter(pk=award.pk, player=player).exists()
@@ -132,7 +140,7 @@ def test_a_club_the_file_no_longer_holds_becomes_inactive_and_a_home_club_moves(
         row("player", number="12345", first_name="Karen", last_name="Jensen"),
         row("membership", number="12345", club="1002", home="yes"),
     ]
-    plan = run(world, csv_file(*rows))
+    plan = run(world, csv_file(*rows), sync=True)
     assert Club.objects.get(pk=world.club_a.pk).active is False
     assert [change.key for change in plan.of("club", "end")] == ["1001"]
     homes = ClubMembership.objects.filter(player=world.player, is_home=True)
@@ -225,7 +233,7 @@ def test_officers_of_the_file_are_appointed_and_ended_and_those_without_a_login_
     world.player.save(update_fields=["user"])
     officer_rows = [row("officer", number="12345", role="club_director", club="1001")]
     waiting = row("officer", number="20001", role="region_officer", region="fyn")
-    plan = run(world, csv_file(*base_rows(), *officer_rows, waiting))
+    plan = run(world, csv_file(*base_rows(), *officer_rows, waiting), sync=True)
     assert plan.waiting == [(11, "20001")]
     # The director of club B is 12345: not in the file any longer, so that office ends; club A's is new.
     assert [change.key for change in plan.of("officer", "end")] == ["12345 club_director 1002"]
@@ -279,3 +287,23 @@ def test_imported_and_renamed_players_are_found_by_the_forgiving_search(world):
     soren = Player.objects.get(federation=world.dbf, number="20001")
     assert soren.search_name == search_name("Søren", "Ærø") != ""
     assert Player.objects.filter(search_name__contains=search_name("Soren", "Aero")).exists()
+
+
+def test_adding_and_updating_ends_nothing_and_moves_a_home_club_only_where_the_file_marks_one(world):
+    """Issue 38: in add-and-update mode a membership the file does not name stays (and stays the home club),
+    unless the file marks another home club; nothing is ended."""
+    player_row = row("player", number="12345", first_name="Karen", last_name="Jensen")
+    plan = run(world, csv_file(player_row, row("membership", number="12345", club="1002")))
+    assert not any(change.action == "end" for change in plan.changes)
+    homes = ClubMembership.objects.filter(player=world.player, is_home=True)
+    assert [membership.club for membership in homes] == [world.club_a]
+    plan = run(world, csv_file(player_row, row("membership", number="12345", club="1002", home="x")))
+    assert [membership.club for membership in homes.all()] == [world.club_b]
+    assert ClubMembership.objects.get(player=world.player, club=world.club_a).until is None
+
+
+def test_a_full_sync_is_refused_unless_its_ends_are_confirmed(world):
+    rows = [cells for cells in base_rows() if "12345" not in cells]
+    with pytest.raises(ValidationError, match="confirm its summary first"):
+        register_import(actor=None, federation=world.dbf, data=csv_file(*rows), dry_run=False, today=TODAY, mode="sync")
+    assert Player.objects.get(pk=world.player.pk).status == Player.Status.MEMBER
