@@ -26,6 +26,12 @@ TEAM_SHARE_ESTIMATED        warning   a team player's boards per match were esti
 ZERO_BOARDS                 warning   0 boards recorded for an entry or player: absent, not in N, no points (§ 405B1)
 TEAM_ROWS_BY_STRENGTH       info      team rows split by strength: each row's value per won match, top first (§ 405A2)
 TEAM_SWISS_BONUS            info      not every team met every other: the bonus is as for K + 1 teams (§ 405A5)
+MINIHOLD_BY_MATCHES         info      the file's team matches make a mini-team event, scored as one (§ 421A, D-Q61)
+FORM_CONTRADICTS_MATCHES    warning   the declared team form contradicts what the file's matches make (§ 421A, D-Q61)
+MINIHOLD_BYES_FILE_PLACES   info      a mini-team row with byes keeps the file's places: no bye score (§ 421B, D-Q23)
+MINIHOLD_BYE_PLACE_CHANGED  info      the organiser's bye score changes a mini-team's file place (§ 421B, D-Q23)
+QUOTA_BOARDS                warning   declared and travellers' boards differ: the declared set the quota (D-Q63)
+SUBSTITUTE_ASSUMED          warning   a pair's third player taken as substitute for the one with fewest boards (D-Q62)
 TEAM_WALKOVER               info      a match with 0 boards is a walkover: counted as won, no MP (§ 411B4)
 ENTRIES_TOO_MANY            error     more entries than one event holds (masterpoints.uploads.bounds)
 PLAYERS_TOO_MANY            error     more players in one entry than a team with substitutes (bounds)
@@ -179,6 +185,52 @@ CATALOGUE = {
         _(
             "%(group)s: not every team met every other (%(teams)s teams, %(matches)s matches each), so the bonus is "
             "as for %(effective)s teams, the matches + 1 (§ 405A5)."
+        ),
+    ),
+    "MINIHOLD_BY_MATCHES": (
+        INFO,
+        _(
+            "The file's matches (%(boards)s boards each, more than two a session) make a mini-team event by "
+            "§ 421A: it is scored as one, on the final placing (§ 406B, § 422), with no bonus (§ 421C)."
+        ),
+    ),
+    "FORM_CONTRADICTS_MATCHES": (
+        W,
+        _(
+            "You declared the form %(declared)s, but the file's matches (%(boards)s boards each) make the other "
+            "form by § 421A (a mini-team event has more than two matches a session, each of 2 to 11 boards). It is "
+            "scored as you declared: check the form before confirming."
+        ),
+    ),
+    "MINIHOLD_BYES_FILE_PLACES": (
+        INFO,
+        _(
+            "%(group)s has byes. The file's places stand, as no substitute score for a bye was given (§ 421B: one "
+            "“may” be given, e.g. 13 VP on the 20/0 scale). If the organiser gave one, enter it in the form."
+        ),
+    ),
+    "MINIHOLD_BYE_PLACE_CHANGED": (
+        INFO,
+        _(
+            "%(entry)s is placed %(place)s for the points, not %(file_place)s as in the file: %(vp)s VP with "
+            "%(bye_vp)s VP for each bye, the substitute score the organiser gave (§ 421B, D-Q23)."
+        ),
+    ),
+    "QUOTA_BOARDS": (
+        W,
+        _(
+            "The file says each entry played %(declared)s boards, its travellers hold %(counted)s. The quota "
+            "counts the boards the tournament has each participant play, so %(used)s (§ 405B6c, § 405B7b–c, "
+            "D-Q63). If another number is right, upload again with it in Boards."
+        ),
+    ),
+    "SUBSTITUTE_ASSUMED": (
+        W,
+        _(
+            "%(substitute)s (%(substitute_boards)s boards) is taken as the substitute of %(player)s "
+            "(%(player_boards)s boards), who played the fewest boards: the SP or GP go to the substitute only "
+            "instead of %(player)s, when %(player)s played less than half (§ 405B7b, D-Q62). The file's first players "
+            "are taken as those who began: if that is wrong, correct the order in the file."
         ),
     ),
     "TEAM_WALKOVER": (

@@ -54,6 +54,18 @@ class ResultUploadForm(forms.Form):
         help_text=_("Leave empty when everyone met everyone; with a common top this sets the field (§ 405B6d, B7d)."),
     )
     robots = forms.BooleanField(label=_("Everyone played against robots (§ 405B6e)"), required=False)
+    bye_vp = DecimalInput(
+        label=_("Mini-teams: substitute score for a bye (VP, § 421B)"),
+        required=False,
+        min_value=0,
+        max_value=20,
+        max_digits=4,
+        decimal_places=2,
+        help_text=_(
+            "Only if the organiser gave teams sitting out a substitute score (e.g. 13 VP on the 20/0 scale): the "
+            "places are then ranked for the points on VP with it. Left empty, the file's places stand (D-Q23)."
+        ),
+    )
     playing_time = forms.ChoiceField(
         label=_("Playing time"),
         required=False,
@@ -137,6 +149,7 @@ class ResultUploadForm(forms.Form):
                 "split_by_strength",
                 "met",
                 "robots",
+                "bye_vp",
                 "playing_time",
                 "simultaneous_event",
                 "special",
@@ -196,6 +209,7 @@ class ResultUploadForm(forms.Form):
                 facts.update(upload_kinds(data["recognised"]))  # H-1: kinds and S from the list
         else:  # DBf: the facts of § 405B5 (rows), § 405B6d (met), robots and the sanction's kind (§ 403)
             facts.update(split_by_strength=data["split_by_strength"], met=data.get("met"), robots=data["robots"])
+            facts["bye_vp"] = str(data["bye_vp"]) if data.get("bye_vp") is not None else ""  # § 421B, D-Q23
             facts.update(self.claim_facts(), no_outside_entries_refused=data["no_outside_entries_refused"])
         return facts
 

@@ -141,8 +141,9 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
                 },
             )
         )
+    _note_form_by_matches(preview)
     # An office entry states each player's boards itself and D-Q34 spreads them evenly: nothing is estimated.
-    if (facts.get("form") or event.form) == "teams" and not facts.get("office_form"):
+    if scoring.event_form(preview) == "teams" and not facts.get("office_form"):
         for entry in event.entries():
             for player in entry.players:
                 if (
@@ -164,6 +165,19 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     )
     if duplicate:
         preview.issues.append(CheckIssue("DUPLICATE_FILE", params={"date": timezone.localdate(duplicate.confirmed_at)}))
+
+
+def _note_form_by_matches(preview: Preview) -> None:
+    """The form the file's matches make (DBf § 421A, D-Q61: :func:`scoring.form_by_matches`): named when it sets
+    the form left to the file (MINIHOLD_BY_MATCHES), a warning when it contradicts the declared one."""
+    found = scoring.form_by_matches(preview)
+    declared = preview.upload.facts.get("form")
+    boards = sorted({match.boards for match in preview.event.matches if match.opponent is not None})
+    params = {"boards": ", ".join(str(b) for b in boards)}
+    if found == "minihold" and not declared:
+        preview.issues.append(CheckIssue("MINIHOLD_BY_MATCHES", params=params))
+    elif found is not None and declared in ("teams", "minihold") and declared != found:
+        preview.issues.append(CheckIssue("FORM_CONTRADICTS_MATCHES", params={**params, "declared": declared}))
 
 
 def _note_zero_boards(preview: Preview) -> None:

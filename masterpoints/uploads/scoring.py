@@ -7,6 +7,7 @@ two-winner Mitchell). Player keys handed to the engine are the preview's line ke
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -52,7 +53,44 @@ def event_boards(preview: Preview) -> int:
 
 
 def event_form(preview: Preview) -> str:
-    return preview.upload.facts.get("form") or preview.event.form
+    """The form the director declared, else the file's; a file's team event whose matches make a mini-team event
+    by the rule book's definition is one (DBf § 421A, D-Q61: :func:`form_by_matches`)."""
+    declared = preview.upload.facts.get("form")
+    if declared:
+        return declared
+    if preview.event.form == "teams" and form_by_matches(preview) == "minihold":
+        return "minihold"
+    return preview.event.form
+
+
+def form_by_matches(preview: Preview) -> str | None:
+    """The team form the file's matches make, where the rule book defines mini-teams (DBf § 421A; the scheme's
+    rule set has ``minihold_match_boards``): ``"minihold"`` when in every session some team plays more than two
+    matches and every match has 2–11 boards, ``"teams"`` otherwise, ``None`` when the file lists no matches with
+    their boards or the rule book has no such definition.
+
+    D-Q61 (§ 421A "En miniholdturnering defineres ved, at den opfylder følgende betingelser: 1. Turneringen
+    indeholder flere end to kampe pr. sektion (spilledag). 2. Hver kamp indeholder mindst 2 spil og maksimalt 11
+    spil."): the definition is a fact of the matches, not a label. A form left to the file follows it (the preview
+    says so: MINIHOLD_BY_MATCHES); a form the director declared stands, and a contradiction is a warning naming
+    § 421A (FORM_CONTRADICTS_MATCHES), as the director may know what the file does not (a session's matches
+    missing from it)."""
+    rules = preview.scheme.current_rules
+    bounds = getattr(rules, "minihold_match_boards", None)
+    played = [match for match in preview.event.matches if match.opponent is not None]
+    if bounds is None or not played or any(match.boards is None for match in played):
+        return None
+    per_session: dict[str | None, dict[str, set]] = {}
+    for match in played:
+        when = match.round if match.start_board is None else (match.start_board, match.end_board)
+        teams = per_session.setdefault(match.session, {})
+        for team in (match.team, match.opponent):
+            teams.setdefault(team, set()).add(when)
+    enough = all(
+        max(len(rounds) for rounds in teams.values()) >= rules.minihold_min_matches for teams in per_session.values()
+    )
+    short = all(bounds[0] <= match.boards <= bounds[1] for match in played)
+    return "minihold" if enough and short else "teams"
 
 
 def group_label(group: GroupLine) -> str:
@@ -80,19 +118,20 @@ def score_dbf(preview: Preview) -> ScoringResult:
     if event_form(preview) == "teams":
         return _dbf_teams(preview, rules)
     facts = preview.upload.facts
-    boards = event_boards(preview)
+    boards, quota_issue = quota_boards(preview)
     split = "strength" if facts.get("split_by_strength") else "random"
     sections = []
+    notes: list = []
     for group in preview.groups:
+        rounds, bye_vp = (
+            _minihold_byes(preview, group, rules, notes) if event_form(preview) == "minihold" else ((), None)
+        )
         entries = tuple(
             dbf_events.Entry(
                 entry=line.entry.key,
                 first=line.entry.place_first,
                 last=line.entry.place_last,
-                players=tuple(
-                    dbf_events.Player(player=player.key, boards=_recorded(player.boards_played, line, boards))
-                    for player in line.players
-                ),
+                players=_seated_players(preview, line, boards, notes),
             )
             for line in group.entries
             if not is_absent(line)  # § 405B1: nothing for it, and not in N (nor its place in the field)
@@ -106,7 +145,8 @@ def score_dbf(preview: Preview) -> ScoringResult:
                 row=group.row_number if split == "strength" else 1,
                 met=facts.get("met"),
                 robots=bool(facts.get("robots")),
-                rounds=_minihold_rounds(preview, group) if event_form(preview) == "minihold" else (),
+                rounds=rounds,
+                bye_vp=bye_vp,
             )
         )
     event = dbf_events.PairEvent(
@@ -117,9 +157,70 @@ def score_dbf(preview: Preview) -> ScoringResult:
         sanction=preview.sanction,  # § 403A–B, found by tournaments.sanctions.event_sanction
         special=claims.engine_special(preview),
     )
-    result = ScoringResult(awards=dbf_events.pair_event_awards(event, rules))
+    result = ScoringResult(awards=dbf_events.pair_event_awards(event, rules), issues=[*quota_issue, *notes])
     note_groups_awarding_nothing(preview, result)
     return result
+
+
+#: The seats of an entry whose SP/GP a substitute may take instead of a player (§ 405B7b, D-Q62).
+SEATS = {"pairs": 2, "individual": 1}
+
+
+def _seated_players(preview: Preview, line, boards: int, notes: list) -> tuple[dbf_events.Player, ...]:
+    """An entry's players for the engine, each with their boards, and who substituted for whom.
+
+    D-Q62 (§ 405B7b "Kan spilleren således ikke få SP eller GP, uddeles disse i stedet dennes substitut, hvis
+    vedkommende har spillet mindst halvdelen af spillene"): a substitute is paid *instead of* the player replaced,
+    only when that player is not; a pair's SP/GP go to at most two players (an individual's to one). No results
+    file says who replaced whom, so in an SP/GP pairs or individual event the players the file lists first fill
+    the seats and each further one substitutes for the seated player with the fewest boards not yet replaced
+    (the first of equals): the one who was away. The preview names each such assumption (SUBSTITUTE_ASSUMED);
+    the director who knows otherwise lists the players in that order. BP go to whoever played (§ 405B6b)."""
+    players = [
+        dbf_events.Player(player=player.key, boards=_recorded(player.boards_played, line, boards))
+        for player in line.players
+    ]
+    seats = SEATS.get(event_form(preview))
+    if preview.upload.facts.get("category") == "BP" or seats is None or len(players) <= seats:
+        return tuple(players)
+    seated, replaced = players[:seats], set()
+    out = list(seated)
+    for index in range(seats, len(players)):
+        free = [p for p in seated if p.player not in replaced] or seated
+        away = min(free, key=lambda p: p.boards)
+        replaced.add(away.player)
+        out.append(dataclasses.replace(players[index], substitute_for=away.player))
+        names = {p.key: p.name for p in line.players}
+        params = {
+            "substitute": names[players[index].player],
+            "player": names[away.player],
+            "substitute_boards": players[index].boards,
+            "player_boards": away.boards,
+        }
+        notes.append(CheckIssue("SUBSTITUTE_ASSUMED", line.players[index].where, params))
+    return tuple(out)
+
+
+def quota_boards(preview: Preview) -> tuple[int, list]:
+    """The boards that set a DBf pairs, individual or mini-team event's quota n1 (§ 405B6c, § 405B7c, § 405B7g)
+    and each player's half (§ 405B7b), and the preview's line naming them when the file's two counts differ.
+
+    D-Q63 (§ 405B7c "Hvis der spilles 42 eller flere spil i den samlede turnering, beregnes fuld kvote SP";
+    § 405B6c "min. 18 spil pr. spilledag"; § 405B7b "det antal spil …, som turneringen er tilrettelagt med for
+    denne spiller"): the boards counted are those the tournament has each participant play, which the file
+    states (a PBN's NrBoards, the declared boards), not the boards its travellers hold: a movement with a
+    sit-out or a relay puts more boards in play than any pair plays (27 travellers, 24 boards a pair). The
+    director's figure on the form wins; else the declared boards; else the travellers' count. When the file's
+    two counts differ, the preview says which was used, why, and that the director may enter the other
+    (QUOTA_BOARDS)."""
+    facts, event = preview.upload.facts, preview.event
+    declared, counted = event.boards_declared, event.boards_played
+    boards = int(facts.get("boards") or declared or counted or 0)
+    issues = []
+    if not facts.get("boards") and declared and counted and declared != counted:
+        params = {"declared": declared, "counted": counted, "used": boards}
+        issues.append(CheckIssue("QUOTA_BOARDS", params=params))
+    return boards, issues
 
 
 def _recorded(boards_played: int | None, line, event_boards: int) -> int:
@@ -138,6 +239,41 @@ def is_absent(line) -> bool:
         return line.entry.boards_played == 0
     recorded = [player.boards_played for player in line.players]
     return bool(recorded) and all(boards == 0 for boards in recorded)
+
+
+def _minihold_byes(preview: Preview, group: GroupLine, rules, notes: list) -> tuple[tuple, Fraction | None]:
+    """The rounds and bye score a mini-team row is ranked on for MP (§ 421B), or none: the file's places stand.
+
+    D-Q23 (revised; § 421B "Ved et ulige antal hold kan der af hensyn til MP-uddelingen gives en erstatningsscore
+    (fx 13 KP ved 20/0-skalaen (§ 202A)) til oversidderhold"): "kan … gives" leaves the substitute score to the
+    organiser, and 13 VP is the text's example. A row with byes keeps the file's places unless the upload states
+    the organiser's bye score (the form's ``bye_vp``); with one, the row is ranked on VP with each bye counting the
+    file's own bye score or else that one (equal totals share, § 405B3). The preview names the byes either way
+    (MINIHOLD_BYES_FILE_PLACES) and every place the bye score changes (MINIHOLD_BYE_PLACE_CHANGED)."""
+    rounds = _minihold_rounds(preview, group)
+    if not any(item.bye for item in rounds):
+        return (), None
+    given = preview.upload.facts.get("bye_vp")
+    if given in (None, ""):
+        notes.append(CheckIssue("MINIHOLD_BYES_FILE_PLACES", params={"group": group_label(group)}))
+        return (), None
+    bye_vp = Fraction(str(given))
+    keys = [line.entry.key for line in group.entries if not is_absent(line)]
+    ranking = dbf_minihold.bye_ranking(keys, rounds, rules, bye_vp=bye_vp)
+    for line in group.entries:
+        if ranking is None or line.entry.key not in ranking.places:
+            continue
+        first, last = ranking.places[line.entry.key]
+        if (first, last) != (line.entry.place_first, line.entry.place_last):
+            params = {
+                "entry": line.entry.name or line.entry.number,
+                "file_place": line.entry.place_in_file or line.entry.place_first,
+                "place": first if first == last else f"{first}-{last}",
+                "vp": fmt(ranking.totals[line.entry.key]),
+                "bye_vp": fmt(bye_vp),
+            }
+            notes.append(CheckIssue("MINIHOLD_BYE_PLACE_CHANGED", line.entry.where, params))
+    return rounds, bye_vp
 
 
 def _minihold_rounds(preview: Preview, group: GroupLine) -> tuple[dbf_minihold.TeamRound, ...]:

@@ -218,7 +218,7 @@ ENTRY_CODES: dict[str, dict[str, tuple[Severity, Promise]]] = {
             W,
             _(
                 "The ranking's NrBoards says up to %(declared)s boards were played, but the file has score tables "
-                "for %(counted)s boards; the %(counted)s boards of the score tables are used. Check the number of "
+                "for %(counted)s boards. The preview says which number the points count. Check the number of "
                 "boards."
             ),
         ),

@@ -97,7 +97,8 @@ class Section:
     strength row index (1 = top), movement facts (``met`` with a common top, D-Q5; ``robots``) and the
     ranked entries. ``field`` is a D entered by the director where the rules leave it open (§ 451A).
     ``rounds``: a mini-team row's scores per round, byes included; with a bye the row is ranked on them
-    (§ 421B, D-Q23: :func:`.minihold.bye_ranking`)."""
+    (§ 421B, D-Q23: :func:`.minihold.bye_ranking`), each bye counting ``bye_vp`` (the organiser's substitute
+    score) or else the rule set's ``minihold_bye_vp``."""
 
     key: str
     participants: int
@@ -108,6 +109,7 @@ class Section:
     robots: bool = False
     field: Fraction | None = None
     rounds: tuple[TeamRound, ...] = ()
+    bye_vp: Fraction | None = None
 
 
 @dataclass(frozen=True)
@@ -388,7 +390,9 @@ def _section_awards(
     ranks = _checked_entries(section, at)
     if section.rounds and event.form != "minihold":
         raise RequestError(f"{at}.rounds", "rounds with byes rank a mini-team row (§ 421B), not a pairs section")
-    byes = bye_ranking([e.entry for e in section.entries], section.rounds, rules, at=f"{at}.rounds")
+    byes = bye_ranking(
+        [e.entry for e in section.entries], section.rounds, rules, at=f"{at}.rounds", bye_vp=section.bye_vp
+    )
     if byes is not None:
         ranks = [byes.places[e.entry] for e in section.entries]
     out = []

@@ -6,6 +6,11 @@ with byes is ranked for the § 406B award on each team's VP with every bye count
 (D-Q23): the score the results file gives the bye, or else the rule set's ``minihold_bye_vp`` (13 VP of the
 20/0 scale, the example of § 421B). Equal totals share their places (§ 405B3). A row without a bye, or a
 rule set without a bye score, keeps the places the file gives.
+
+D-Q23 (revised, issue 34 item 5): § 421B says a substitute score "kan" (may) be given: it is the organiser's
+choice, not a rule of the rule book. The caller passes ``bye_vp`` (the score the organiser gave byes) or leaves
+the row's rounds out, and the file's places stand; the rule set's ``minihold_bye_vp`` (13 VP, § 421B's own
+example) is only the score a request that gives rounds without a ``bye_vp`` counts.
 """
 
 from __future__ import annotations
@@ -46,11 +51,20 @@ class ByeRanking:
 
 
 def bye_ranking(
-    entries: Sequence[str], rounds: Sequence[TeamRound], rules: DbfRuleSet = DBF_2023, *, at: str = "rounds"
+    entries: Sequence[str],
+    rounds: Sequence[TeamRound],
+    rules: DbfRuleSet = DBF_2023,
+    *,
+    at: str = "rounds",
+    bye_vp: Fraction | None = None,
 ) -> ByeRanking | None:
-    """The row ``entries`` (entry keys) ranked on VP with a substitute score for every bye (§ 421B, D-Q23);
-    ``None`` when no round is a bye or the rule set gives no bye score (the file's places stand)."""
-    bye_vp = rules.minihold_bye_vp
+    """The row ``entries`` (entry keys) ranked on VP with a substitute score for every bye (§ 421B, D-Q23):
+    ``bye_vp``, the organiser's, else the rule set's; ``None`` when no round is a bye or there is no bye score
+    (the file's places stand)."""
+    if bye_vp is None:
+        bye_vp = rules.minihold_bye_vp
+    elif not 0 <= bye_vp <= rules.vp_scale_max:
+        raise RequestError("bye_vp", f"a bye score lies on the 0–{fmt(rules.vp_scale_max)} VP scale (§ 421B)")
     if bye_vp is None or not any(item.bye for item in rounds):
         return None
     totals = {entry: Fraction(0) for entry in entries}

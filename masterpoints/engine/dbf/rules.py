@@ -178,6 +178,10 @@ class DbfRuleSet:
     #: § 421B, D-Q23: a mini-team's bye counts this many VP of the 20/0 scale towards its MP placing ("fx 13
     #: KP ved 20/0-skalaen"), unless the results file gives the bye a score of its own; None: no bye score.
     minihold_bye_vp: Fraction | None = _Q_13
+    #: § 421A "En miniholdturnering defineres ved": "flere end to kampe pr. sektion (spilledag)" and "mindst 2 spil
+    #: og maksimalt 11 spil" a match (D-Q61: the file's matches decide the form the director leaves to the file).
+    minihold_min_matches: int = 3
+    minihold_match_boards: tuple[int, int] = (2, 11)
     #: § 412A: row A = 16 + R, B = 12 + R, C = 10 + R, each further row 2 less; random rows 16.
     bp_team_row_bases: tuple[Fraction, ...] = (F(16), F(12), F(10))
     bp_team_row_step: Fraction = _Q_2

@@ -8,9 +8,9 @@ hand (``tests/tournaments/importers/test_dialects.py``): one award per player pe
 ≥ 14 win, 6.01-13.99 draw) and, for BP, the bonus for the final placing (§ 412B).
 
 The event is 10 teams playing eight 3-board matches in one session: by § 421A a *minihold* (more than two
-matches per playing day, each of 2-11 boards). No file says so, and the upload scores what the form says:
-as teams (per match) when the director leaves the form to the file, as mini-teams (one award on the final
-placing, § 406B, § 422) when the director chooses ``minihold``.
+matches per playing day, each of 2-11 boards). No file says so: left to the file, the matches decide and it is
+scored as mini-teams (one award on the final placing, § 406B, § 422; D-Q61); a director who declares ``teams``
+has it scored per match, with the warning FORM_CONTRADICTS_MATCHES naming § 421A.
 """
 
 from __future__ import annotations
@@ -134,9 +134,10 @@ def ledger(world) -> tuple[dict[str, list[int]], dict[str, int]]:
 def test_a_dbf_director_uploads_the_teamsscorer_file_and_the_ledger_holds_each_matchs_team_awards(
     world, personas, teams_file
 ):
-    created = upload(world, personas, teams_file)
+    created = upload(world, personas, teams_file, form="teams")
     preview = build_preview(created)
     assert [(i.code, str(i.message)) for i in preview.issues if i.severity == "error"] == []
+    assert "FORM_CONTRADICTS_MATCHES" in {i.code for i in preview.issues}  # § 421A, D-Q61
     assert preview.unresolved == []
     assert preview.event.form == "teams" and len(preview.event.matches) == 40
     results_upload_confirm(actor=personas.director_a, upload=created, acknowledge_warnings=True)
@@ -199,7 +200,8 @@ def test_a_point_a_board_team_file_confirms_with_each_match_scored_by_its_board_
         region=None,
         data=data,
         filename="pab.xml",
-        facts={"organiser_kind": "club", "category": "BP", "form": "", "boards": None},
+        # Four-board matches make a mini-team event (§ 421A, D-Q61): declared as teams, to test the match path.
+        facts={"organiser_kind": "club", "category": "BP", "form": "teams", "boards": None},
     )
     preview = build_preview(created)
     assert not preview.has_errors, [issue.code for issue in preview.issues]

@@ -69,7 +69,7 @@ def test_score_tables_keep_priority_and_a_differing_nrboards_is_a_warning_naming
         ("warning", "nrboards", {"declared": 3, "counted": 2})
     ]
     assert "NrBoards says up to 3 boards" in str(differ[0].message)
-    assert "the 2 boards of the score tables are used" in str(differ[0].message)
+    assert "The preview says which number the points count" in str(differ[0].message)  # D-Q63: QUOTA_BOARDS
 
 
 def test_score_tables_and_nrboards_that_agree_say_nothing():
