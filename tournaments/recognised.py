@@ -249,6 +249,23 @@ def director_licence_revoke(*, actor, licence: DirectorLicence, reason: str) -> 
     return licence
 
 
+def holds_licence(user, federation: Federation) -> bool:
+    """Whether ``user`` holds an HBS internet director licence not revoked (rule 10, H-26): who may report an
+    internet tournament's results without an office role. The event's date is checked against the licence's
+    dates in the preview (DIRECTOR_NOT_LICENSED, :func:`upload_issues`)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return DirectorLicence.objects.filter(federation=federation, user=user, revoked_at__isnull=True).exists()
+
+
+def licensed_federations(user):
+    """The federations in which ``user`` holds a licence not revoked (rule 10, H-26)."""
+    if user is None or not user.is_authenticated:
+        return Federation.objects.none()
+    licences = DirectorLicence.objects.filter(user=user, revoked_at__isnull=True)
+    return Federation.objects.filter(pk__in=licences.values("federation_id"))
+
+
 def licence_valid(user, federation: Federation, on_date: datetime.date) -> bool:
     """Whether ``user`` holds an HBS internet director licence valid on ``on_date`` (rule 10)."""
     if user is None or not user.is_authenticated:

@@ -4,11 +4,13 @@ uploads ("My uploads", a club's uploads)."""
 from __future__ import annotations
 
 from django.db.models import Case, F, Q, Value, When
+from django.utils.translation import gettext as _
 
 from clubs.models import Club, PlayingTime
 from federation.models import Federation, Region
 from office.models import Officer
 from tournaments.models import ResultUpload
+from tournaments.recognised import licensed_federations
 
 #: The state of a confirmed upload whose tournament a re-upload replaced (beside ``ResultUpload.Status``).
 SUPERSEDED = "superseded"
@@ -25,6 +27,9 @@ def upload_organisers(user) -> dict[Federation, list[tuple[str, str, object]]]:
         return result
     offices = Officer.objects.filter(user=user).select_related("federation", "club", "region")
     federations = {o.federation for o in offices}
+    # HBS rule 10 (H-26): "Te rezultate prijavljuje voditelj": a licensed internet director reports without an office.
+    licensed = set(licensed_federations(user))
+    federations |= licensed
     if user.is_superuser:
         federations = set(Federation.objects.all())
     for federation in sorted(federations, key=lambda f: f.name):
@@ -42,6 +47,9 @@ def upload_organisers(user) -> dict[Federation, list[tuple[str, str, object]]]:
         choices += [(f"region:{r.pk}", str(r), r) for r in regions.order_by("name")]
         if staff:
             choices.append((f"federation:{federation.pk}", str(federation), federation))
+        elif federation in licensed:
+            label = _("%(federation)s: an internet tournament under my licence (rule 10)") % {"federation": federation}
+            choices.append((f"federation:{federation.pk}", label, federation))
         if choices:
             result[federation] = choices
     return result

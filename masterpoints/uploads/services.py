@@ -34,6 +34,7 @@ from office.access import can_act_for_club, can_act_for_region, is_secretariat
 from tournaments.importers.detect import sniff
 from tournaments.importers.text import codec_name
 from tournaments.models import Entry, Participation, RankingGroup, ResultUpload, Tournament
+from tournaments.recognised import holds_licence
 from tournaments.sanctions.selectors import sanction_used_by, sanction_used_issue
 
 RESOLUTIONS = ("member", "guest", "office")
@@ -56,10 +57,26 @@ def check_organiser(
         allowed = club.federation_id == federation.pk and can_act_for_club(actor, club)
     elif region is not None:
         allowed = region.federation_id == federation.pk and can_act_for_region(actor, region)
-    else:
-        allowed = is_secretariat(actor, federation)
+    else:  # the federation: its secretariat, or a licensed internet director (HBS rule 10, H-26)
+        allowed = is_secretariat(actor, federation) or holds_licence(actor, federation)
     if not allowed:
         raise PermissionDenied(_("You may not upload results for this organiser."))
+
+
+def licensed_report(*, actor, federation: Federation, club: Club | None, region: Region | None, facts: dict) -> dict:
+    """H-26, HBS rule 10: "Rezultati internet turnira priznaju se odobrenjem licence njihovom voditelju. Te
+    rezultate prijavljuje voditelj." (internet tournaments' results are recognised by their director's licence;
+    the director reports them). A licence holder without an office reports for the federation only an internet
+    tournament, as its organiser kind ``internet`` (the rule set's ``organiser_awards`` say what it awards unless
+    it is on the list, H-1); anything else is refused. The licence's dates are checked against the event's in the
+    preview (DIRECTOR_NOT_LICENSED). Returns the facts to store."""
+    if club is not None or region is not None or is_secretariat(actor, federation):
+        return facts
+    if not facts.get("internet"):
+        raise PermissionDenied(
+            _("Under an internet director's licence you report internet tournaments only (rule 10): tick it.")
+        )
+    return {**facts, "organiser_kind": "internet"}
 
 
 @transaction.atomic
@@ -76,6 +93,8 @@ def results_upload_create(
 ) -> ResultUpload:
     """Store the uploaded bytes unchanged with their SHA-256, before anything parses them."""
     check_organiser(actor=actor, federation=federation, club=club, region=region, trusted=trusted)
+    if not trusted:
+        facts = licensed_report(actor=actor, federation=federation, club=club, region=region, facts=facts)
     _check_nature(federation, facts)
     if len(data) > settings.RESULTS_UPLOAD_MAX_BYTES:
         raise ValidationError(_("The file is larger than the 5 MB limit."), code="FILE_TOO_LARGE")
@@ -286,6 +305,8 @@ def tournament_create_from_preview(*, preview: Preview) -> Tournament:
     """
     upload, event, facts = preview.upload, preview.event, preview.upload.facts
     organiser_kind = facts.get("organiser_kind", "club")
+    if organiser_kind == "internet":  # H-26: reported under an HBS licence, the federation's tournament
+        organiser_kind = "federation"
     tournament = Tournament.objects.create(
         federation=upload.federation,
         organiser_kind=organiser_kind,

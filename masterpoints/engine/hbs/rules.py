@@ -131,6 +131,8 @@ class HbsRuleSet:
         ("district", ("black",)),
         ("circle", ("black",)),
         ("federation", ("black", "red", "master")),
+        # H-26: an internet tournament its licensed director reports (rule 10), when it is not on the list.
+        ("internet", ("black",)),
     )
     #: Rule 3 lists by calendar year: (month, day) of a season's first day.
     season_start: tuple[int, int] = (1, 1)
