@@ -174,14 +174,19 @@ def check_permission(category: str, organizer: str, sanction: str) -> None:
 
 def _quota_for(event: PairEvent, boards: int, rules: DbfRuleSet) -> str | None:
     """n1 overrides: § 433E2 simultaneous and § 433D2a beginners' qualifiers ½, § 433D2b beginners' final 1
-    (all exempt from the board rule); § 403B2 half MP: ½, but only when the board rule pays at all, since a
-    sanctioned form must meet the board criteria (§ 403B5d, B6d)."""
+    (all exempt from the board rule); § 403B2 half MP: half of what the board rule gives, and only when it pays
+    at all, since a sanctioned form must meet the board criteria (§ 403B5d, B6d).
+
+    D-Q64 (§ 403B1–2 "En årlig turnering … med fuld MP-uddeling" / "med halv MP-uddeling"; § 405B7c "Hvis der
+    spilles mellem 27 og 41 spil, beregnes halv kvote SP"): a full sanction pays what the rules give, which is
+    the half quota for 27–41 boards; a half sanction pays half of that, so n1 = ½ from 42 boards and ¼ for 27–41
+    (before, a half sanction of 27–41 boards paid as a full one)."""
     if event.special in ("simultaneous", "beginners_qualifier"):
         return "half"
     if event.special == "beginners_final":
         return "full"
     if event.sanction == "half" and quota_n1(event.category, event.organizer, boards, rules)[0] > 0:
-        return "half"
+        return "half_of_rule"
     return None
 
 

@@ -174,6 +174,9 @@ def quota_n1(
         return Fraction(1), "quota: full"
     if quota == "half":
         return rules.half_quota, "quota: half (§ 403B2, § 433D2a, § 433E2)"
+    if quota == "half_of_rule":  # D-Q64: a half-MP sanction halves what the board rule gives (§ 403B2)
+        n1, rule = quota_n1(category, organizer, boards, rules)
+        return n1 * rules.half_quota, f"{rule}; half MP (§ 403B2, D-Q64)"
     if category == "BP":
         full, half, rule = rules.bp_boards_full, rules.bp_boards_half, "§ 405B6c"
     elif category == "SP":
@@ -291,7 +294,7 @@ def validate(request: ScaleRequest, rules: DbfRuleSet = DBF_2023) -> None:
         raise RequestError("split", f"unknown split {r.split!r}: one of {', '.join(SPLITS)}")
     if r.multiplier <= 0:
         raise RequestError("multiplier", f"the multiplier must be positive, not {fmt(r.multiplier)}")
-    if r.quota not in (None, "full", "half"):
+    if r.quota not in (None, "full", "half", "half_of_rule"):
         raise RequestError("quota", f"quota must be full or half, not {r.quota!r}")
     if r.surcharge is not None:
         if r.surcharge < 0:
