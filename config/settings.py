@@ -232,6 +232,8 @@ OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Masterpoint office")
 LANGUAGE_CODE = os.environ.get("LANGUAGE_CODE", "en")
 LANGUAGES = [("en", _("English")), ("da", _("Danish")), ("hr", _("Croatian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+#: English dates in ISO order (config/formats/en; issue 38); Danish and Croatian keep Django's conventions.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Copenhagen")

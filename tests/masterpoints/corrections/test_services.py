@@ -177,7 +177,7 @@ def test_a_correction_window_longer_than_one_year_is_refused_with_its_dates_rule
     assert caught.value.code == "WINDOW_TOO_LONG"
     assert "HBS transition rule 6" in message and "12 months" in message
     opens, closes, limit = (date_format(datetime.date(*day)) for day in ((2025, 1, 1), (2026, 1, 1), (2025, 12, 31)))
-    assert opens == "Jan. 1, 2025"  # English DATE_FORMAT "N j, Y" (issue 18: dates in the reader's locale)
+    assert opens == "2025-01-01"  # English DATE_FORMAT, ISO (issue 38) (issue 18: dates in the reader's locale)
     assert f"{opens} – {closes}" in message and limit in message
     assert not CorrectionWindow.objects.exists()
     window = window_save(tajnik, world.hbs, datetime.date(2025, 1, 1), datetime.date(2025, 12, 31))

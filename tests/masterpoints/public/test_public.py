@@ -287,9 +287,9 @@ def test_a_ledger_row_is_written_in_each_readers_language(client, uploaded):
         return re.findall(r"<tr class=\"source-[a-z_]+\">(.*?)</tr>", table, re.S)
 
     for language, day, place, amount in (
-        ("en", "03/06/2025", "place 1", "2.5 SP"),
+        ("en", "2025-03-06", "place 1", "2.5 SP"),
         ("da", "06.03.2025", "placering 1", "2,5 SP"),
-        ("en", "03/06/2025", "place 1", "2.5 SP"),
+        ("en", "2025-03-06", "place 1", "2.5 SP"),
     ):
         newest, tournament = ledger_rows(language)
         assert newest.startswith(f"<td>{day}</td>") and f'<td class="num">{amount}</td>' in newest, language

@@ -194,9 +194,9 @@ def test_the_mail_gives_the_day_each_title_was_reached_and_the_etui_to_hand_over
     run(federations=[clubs.dbf])
     [message] = smtp.messages
     text, html = message.get_body(("plain",)).get_content(), message.get_body(("html",)).get_content()
-    # Issue 18: dates as the club's language writes them, DATE_FORMAT in prose, SHORT_DATE_FORMAT in tables.
-    assert "Eva Etui (591): Klubmester, Sept. 9, 2025 – hand over: grønt etui" in text
-    assert "<td>09/09/2025</td><td>grønt etui</td>" in html and "To hand over" in html
+    # Issue 18 and 38: dates as the club's language writes them (English ISO; Danish "9. september 2025").
+    assert "Eva Etui (591): Klubmester, 2025-09-09 – hand over: grønt etui" in text
+    assert "<td>2025-09-09</td><td>grønt etui</td>" in html and "To hand over" in html
 
 
 def test_hbs_categories_are_announced_to_the_hbs_club_in_croatian_h2(world, smtp):

@@ -19,7 +19,7 @@ from tournaments.models import ResultUpload, SimultaneousEvent, Tournament
 
 MONDAY = datetime.date(2025, 10, 6)  # the season 2025/26 (§ 451C: 16 May – 15 May)
 #: A date as the messages show it in English, "N j, Y" (issue 18: dates in the reader's locale).
-MONDAY_SHOWN = "Oct. 6, 2025"
+MONDAY_SHOWN = "2025-10-06"
 FRIDAY = datetime.date(2025, 10, 10)
 NUMBERS = [str(80001 + i) for i in range(24)]
 
@@ -283,7 +283,7 @@ def test_an_event_on_a_date_no_announced_event_covers_is_refused_with_the_dates_
     upload = post_upload(client, world, usebio_file(MONDAY, "Klubsølv"), category="SP", simultaneous_event=event.pk)
     text = preview_text(client, upload)
     span = f"{date_format(datetime.date(2025, 11, 3))} – {date_format(datetime.date(2025, 11, 7))}"
-    assert span == "Nov. 3, 2025 – Nov. 7, 2025"  # the reader's locale, English "N j, Y" (issue 18)
+    assert span == "2025-11-03 – 2025-11-07"  # the reader's locale, English ISO (issue 38)
     assert f"Klubsølv 2025 (2) was announced by DBf for {span}" in text
     assert f"played on {MONDAY_SHOWN}; events DBf announced for that day: none (§ 403A1)" in text
     assert confirm(client, upload) is None
