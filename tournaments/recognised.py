@@ -16,7 +16,7 @@ import datetime
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -289,6 +289,38 @@ def listed_for(federation: Federation, today: datetime.date):
         .select_related("club")
         .prefetch_related("awards")
         .order_by("-year", "name")
+    )
+
+
+def tourist_refusal(federation: Federation, facts: dict) -> ValidationError | None:
+    """H-27, rule 2: "Da bi se bodovao turistički turnir u Hrvatskoj, mora imati odobrenje HBS-a" (a tourist
+    tournament in Croatia is scored only with HBS's approval). No results file says an event is one, so the upload
+    asks; HBS's approval is recorded on the tournament's entry of the list (:func:`tourist_approval_decide`), so a
+    tourist tournament is uploaded as its approved entry. One not on the list, or whose entry is not approved, is
+    refused before anything is stored. ``None`` when the upload may go on."""
+    if not facts.get("tourist"):
+        return None
+    entry = (
+        RecognisedTournament.objects.filter(federation=federation, pk=facts.get("recognised"))
+        .select_related("tourist_approval")
+        .first()
+        if facts.get("recognised")
+        else None
+    )
+    approval = getattr(entry, "tourist_approval", None) if entry is not None else None
+    if (
+        entry is not None
+        and entry.tourist
+        and approval is not None
+        and approval.status == TouristApproval.Status.APPROVED
+    ):
+        return None
+    return ValidationError(
+        _(
+            "A tourist tournament in Croatia scores only with HBS's approval (rule 2): choose its entry of the list "
+            "once HBS has approved it. An unlisted or unapproved tourist tournament is not scored."
+        ),
+        code="TOURIST_NOT_APPROVED",
     )
 
 

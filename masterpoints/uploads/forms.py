@@ -107,6 +107,9 @@ class ResultUploadForm(forms.Form):
     internet = forms.BooleanField(
         label=_("An internet tournament I directed under my HBS licence (rule 10)"), required=False
     )
+    tourist = forms.BooleanField(
+        label=_("A tourist tournament in Croatia (rule 2: it scores only with HBS's approval)"), required=False
+    )
     nature = forms.ChoiceField(
         label=_("What kind of event was it?"),
         required=False,
@@ -166,7 +169,7 @@ class ResultUploadForm(forms.Form):
                 ("SP", _("silver (SP)")),
                 ("GP", _("gold (GP)")),
             ]
-            for name in ("strength", "recognised", "internet"):
+            for name in ("strength", "recognised", "internet", "tourist"):
                 del self.fields[name]
 
     def clean(self):
@@ -205,6 +208,7 @@ class ResultUploadForm(forms.Form):
         if self.scheme.recognised_list:  # HBS: S and the list of recognised tournaments (H-1, H-4)
             facts["strength"] = str(data["strength"]) if data.get("strength") is not None else ""
             facts["internet"] = data["internet"]
+            facts["tourist"] = data["tourist"]  # rule 2, H-27
             if data.get("recognised"):
                 facts.update(upload_kinds(data["recognised"]))  # H-1: kinds and S from the list
         else:  # DBf: the facts of § 405B5 (rows), § 405B6d (met), robots and the sanction's kind (§ 403)

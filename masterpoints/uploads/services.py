@@ -34,7 +34,7 @@ from office.access import can_act_for_club, can_act_for_region, is_secretariat
 from tournaments.importers.detect import sniff
 from tournaments.importers.text import codec_name
 from tournaments.models import Entry, Participation, RankingGroup, ResultUpload, Tournament
-from tournaments.recognised import holds_licence
+from tournaments.recognised import holds_licence, tourist_refusal
 from tournaments.sanctions.selectors import sanction_used_by, sanction_used_issue
 
 RESOLUTIONS = ("member", "guest", "office")
@@ -96,6 +96,8 @@ def results_upload_create(
     if not trusted:
         facts = licensed_report(actor=actor, federation=federation, club=club, region=region, facts=facts)
     _check_nature(federation, facts)
+    if (refused := tourist_refusal(federation, facts)) is not None:
+        raise refused
     if len(data) > settings.RESULTS_UPLOAD_MAX_BYTES:
         raise ValidationError(_("The file is larger than the 5 MB limit."), code="FILE_TOO_LARGE")
     if not trusted:
