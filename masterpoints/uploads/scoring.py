@@ -115,11 +115,8 @@ def score_dbf(preview: Preview) -> ScoringResult:
     """DBf: one upload is one scoring part: a playing day for BP (§ 405B6a), the whole tournament for SP/GP
     (§ 405B7a). Each ranking group is a section; strength rows follow the groups' order (§ 405B5).
 
-    D-Q8 (decided, issue 34; § 405B4 "Hvis turneringen er opdelt i flere rækker efter vilkårlig opdeling, får
-    alle rækker den samme MP-uddeling"): "the same MP allocation" is the same rule for every row (the same M,
-    r = 0, none of § 405B5's ±%), each applied to its own row, since § 405B1 computes MP "efter antallet af
-    deltagere i rækken": rows of 10 and 12 pairs pay by 10 and 12. The common scale stays a rule-set switch
-    (``random_rows_common_scale``, off)."""
+    D-Q8 (§ 405B4 "får alle rækker den samme MP-uddeling"): the same rule in every random row (M, r = 0), each
+    on its own N, as § 405B1 computes MP "efter antallet af deltagere i rækken" (``random_rows_common_scale``)."""
     rules = rules_for(preview.upload.federation, preview.event.date)
     if event_form(preview) == "teams":
         return _dbf_teams(preview, rules)
