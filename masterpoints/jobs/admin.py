@@ -43,6 +43,43 @@ class TitleMailForm(forms.Form):
         return month_parse(self.cleaned_data["month"])
 
 
+#: What a job's figures count, in words (issue 38: not the stored keys). A key not named here is shown with
+#: its underscores as spaces.
+FIGURE_LABELS = {
+    "players_changed": gettext_lazy("players whose standing changed"),
+    "standings_written": gettext_lazy("standings written"),
+    "titles_registered": gettext_lazy("titles or categories registered"),
+    "queued": gettext_lazy("club mails queued"),
+    "already_queued": gettext_lazy("club mails queued before"),
+    "already_sent": gettext_lazy("club mails sent before"),
+    "busy": gettext_lazy("clubs another run was mailing"),
+    "nothing": gettext_lazy("clubs with nothing to announce"),
+    "failed": gettext_lazy("mails that failed"),
+    "sent": gettext_lazy("mails sent"),
+    "announced": gettext_lazy("titles announced"),
+    "homeless": gettext_lazy("new titles without a home club"),
+    "unchanged": gettext_lazy("rows unchanged"),
+    "waiting": gettext_lazy("rows waiting"),
+}
+
+
+def figure_label(key: str) -> str:
+    return str(FIGURE_LABELS.get(key, key.replace("_", " ")))
+
+
+def duration_words(seconds: float) -> str:
+    """A job's duration as a reader says it: "under a second", "42 s", "3 min 5 s", "1 h 2 min"."""
+    whole = int(seconds)
+    if whole < 1:
+        return _("under a second")
+    hours, minutes, rest = whole // 3600, whole // 60 % 60, whole % 60
+    if hours:
+        return _("%(hours)d h %(minutes)d min") % {"hours": hours, "minutes": minutes}
+    if minutes:
+        return _("%(minutes)d min %(seconds)d s") % {"minutes": minutes, "seconds": rest}
+    return _("%(seconds)d s") % {"seconds": rest}
+
+
 @admin.register(JobRun)
 class JobRunAdmin(ReadOnlyAdmin):
     list_display = ["started_at", "kind", "federation", "status", "actor", "duration_shown", "progress_shown"]
@@ -66,8 +103,7 @@ class JobRunAdmin(ReadOnlyAdmin):
 
     @admin.display(description=gettext_lazy("duration"))
     def duration_shown(self, obj):
-        seconds = int(obj.duration.total_seconds())
-        return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+        return duration_words(obj.duration.total_seconds())
 
     @admin.display(description=gettext_lazy("progress"))
     def progress_shown(self, obj):
@@ -77,7 +113,8 @@ class JobRunAdmin(ReadOnlyAdmin):
     @admin.display(description=gettext_lazy("figures"))
     def figures_shown(self, obj):
         figures = obj.figures if isinstance(obj.figures, dict) else {}
-        return format_html_join(", ", "{}: {}", sorted(figures.items())) or "–"
+        shown = [(figure_label(key), value) for key, value in figures.items()]
+        return format_html_join(", ", "{}: {}", shown) or "–"
 
     def changelist_view(self, request, extra_context=None):
         extra = {"job_federations": secretariat_federations(request.user), **(extra_context or {})}

@@ -44,3 +44,11 @@ def nav_for(user) -> dict[str, bool]:
         "sanctions": any(o.role in SANCTION_ROLES and o.federation.scheme_info.sanctions for o in offices),
         "cups": not federations or any(federation.scheme_info.cups for federation in federations),
     }
+
+
+@register.filter
+def group_label(group: str) -> str:
+    """A group as the office reads it: empty where the file named none (``-/-/-`` is section, direction and
+    row all unnamed; issue 38)."""
+    text = (group or "").strip()
+    return "" if not text.strip("-/ ") else text

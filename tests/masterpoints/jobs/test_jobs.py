@@ -73,7 +73,10 @@ def test_the_rebuild_button_records_a_finished_job_with_players_changed_and_its_
     assert job.finished_at >= job.started_at
     page = client.get(job_page(job))
     assert page.status_code == 200
-    assert "players_changed: 1" in page.content.decode() and "0:00:0" in page.content.decode()  # the duration
+    body = page.content.decode()
+    # Figures and duration in words, not stored keys and 0:00:00 (issue 38).
+    assert "players whose standing changed: 1" in body and "players_changed" not in body
+    assert "under a second" in body or " s</div>" in body
     assert Standing.objects.get(player=world.player).bp == 250
 
 
@@ -391,3 +394,9 @@ def test_the_job_list_shows_only_the_users_federations_newest_first_issue_19(cli
     assert "Rebuild the standings of HBS" not in response.content.decode()
     client.force_login(personas.director_a)
     assert client.get(reverse("admin:federation_jobrun_changelist")).status_code == 302
+
+
+def test_a_job_duration_is_said_in_words_issue_38():
+    from masterpoints.jobs.admin import duration_words
+
+    assert [duration_words(s) for s in (0.4, 42, 185, 3720)] == ["under a second", "42 s", "3 min 5 s", "1 h 2 min"]
