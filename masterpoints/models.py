@@ -87,6 +87,9 @@ class Award(AppendOnlyModel):
         FOREIGN = "foreign", _("foreign points")
         TRANSITION = "transition", _("opening balance")
         MANUAL = "manual", _("entered by hand")
+        #: History brought in from the federation's old system (issue 38, part 3): opening balances and historic
+        #: awards, in the ledger's season 0 (never points won in a season, ``masterpoints.history``).
+        OPENING = "opening", _("opening entry (history brought in)")
 
     # No single-column indexes: (federation, awarded_on) and (player, kind) below serve those lookups, and
     # every award written would pay for two more indexes.

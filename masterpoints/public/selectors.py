@@ -394,13 +394,13 @@ def player_ranks(
 _SEASON = _fields(SeasonStanding)
 _SEASONS_READ = CompiledRead(
     SeasonStanding,
-    lambda player_id: SeasonStanding.objects.filter(player_id=player_id).order_by("-season").values_list(*_SEASON),
+    lambda p: SeasonStanding.objects.filter(player_id=p, season__gt=0).order_by("-season").values_list(*_SEASON),
     int,
 )
 
 
 def player_seasons(player: Player) -> list[SeasonStanding]:
-    """The player's season rows, the newest first."""
+    """The player's season rows, the newest first; not season 0, the history brought in (issue 38)."""
     db = router.db_for_read(SeasonStanding)
     return [SeasonStanding.from_db(db, _SEASON, row) for row in _SEASONS_READ.rows(player.pk)]
 

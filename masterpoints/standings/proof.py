@@ -97,17 +97,19 @@ def ledger_seasons(federation: Federation) -> dict[int, str]:
     (titles' days, the ranking list), source, tournament (robots) and the reversed award. The date enters
     through each date's weighted units and weights times its day number, folded here."""
     rows = _rows(
-        f"SELECT awarded_on, SUM({_weight()}), SUM(units::bigint * {_weight()} * ascii(kind)), COUNT(*), "  # noqa: S608
+        f"SELECT awarded_on, source = 'opening', SUM({_weight()}), SUM(units::bigint * {_weight()} * ascii(kind)), "  # noqa: S608
+        "COUNT(*), "
         f"SUM(id), SUM(date_part('epoch', created_at)::bigint * {_weight()}), "
         f"SUM((ascii(source) + 128 * length(source)) * {_weight()}), "
         "SUM(COALESCE(tournament_id, 0) + 3 * COALESCE(reverses_id, 0)) "
-        f"FROM {_table(Award)} WHERE federation_id = %s GROUP BY awarded_on",
+        f"FROM {_table(Award)} WHERE federation_id = %s GROUP BY awarded_on, source = 'opening'",
         [federation.pk],
     )
     info = scheme_of(federation)
     sums: dict[int, list[int]] = {}
-    for day, weights, units, *values in rows:
-        total = sums.setdefault(info.season_of(day), [0] * (len(values) + 3))
+    for day, opening, weights, units, *values in rows:
+        # The history brought in is season 0 whatever its date (``standings.sums.OPENING_SEASON``, issue 38).
+        total = sums.setdefault(0 if opening else info.season_of(day), [0] * (len(values) + 3))
         number = (day - _EPOCH).days
         total[0] += number * int(weights)
         total[1] += number * int(units)
