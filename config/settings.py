@@ -413,6 +413,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": crontab(minute="*"),
         "options": {"expires": 50},
     },
+    # An upload refused for want of a rule set is computed again, and its director told, once one is added.
+    "uploads-ruleset-answered": {
+        "task": "masterpoints.uploads.tasks.uploads_ruleset_answered",
+        "schedule": crontab(minute="*"),
+        "options": {"expires": 50},
+    },
     # Players whose standing is older than their ledger (an update lost with a killed worker): queued again.
     "standings-freshness": {
         "task": "masterpoints.standings.tasks.standings_freshness",

@@ -7,5 +7,6 @@ from masterpoints.notices import tasks as notices_tasks
 from masterpoints.office_queue import tasks as office_queue_tasks
 from masterpoints.standings import tasks as standings_tasks
 from masterpoints.title_mail import tasks as title_mail_tasks
+from masterpoints.uploads import tasks as uploads_tasks
 
-__all__ = ["notices_tasks", "office_queue_tasks", "standings_tasks", "title_mail_tasks"]
+__all__ = ["notices_tasks", "office_queue_tasks", "standings_tasks", "title_mail_tasks", "uploads_tasks"]

@@ -33,7 +33,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import PlayingTime
-from federation.models import Player
+from federation.models import Player, RuleSet
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.uploads.lines import EntryLine, PlayerLine, Preview
 from masterpoints.uploads.models import ClubAlias, RememberedResolution
@@ -59,13 +59,20 @@ def fingerprint(upload: ResultUpload, *, today: datetime.date) -> str:
     chosen encoding among them), the resolutions, the status, the day (``DATE_IN_FUTURE``) and what can be
     read cheaply of the register: the federation's players (count and newest) and its newest tournament
     (a version confirmed meanwhile is superseded by this one, ``SUPERSEDES``) and the club's remembered
-    resolutions (``RESOLUTION_REMEMBERED``) and club ids (``CLUB_ALIAS``)."""
+    resolutions (``RESOLUTION_REMEMBERED``) and club ids (``CLUB_ALIAS``), and the federation's rule sets
+    (``RULESET_MISSING`` answered, issue 38)."""
     players = Player.objects.filter(federation_id=upload.federation_id).aggregate(n=Count("pk"), last=Max("pk"))
     tournaments = Tournament.objects.filter(federation_id=upload.federation_id).aggregate(last=Max("pk"))
     remembered = RememberedResolution.objects.filter(club_id=upload.club_id or 0).aggregate(
         n=Count("pk"), last=Max("updated_at")
     )
     aliases = ClubAlias.objects.filter(club_id=upload.club_id or 0).aggregate(n=Count("pk"), last=Max("pk"))
+    # A rule set added or changed answers RULESET_MISSING (issue 38): the next visit computes again.
+    rule_sets = list(
+        RuleSet.objects.filter(federation_id=upload.federation_id)
+        .order_by("pk")
+        .values_list("pk", "valid_from", "payload")
+    )
     basis = {
         "version": SUMMARY_VERSION,
         "sha256": upload.sha256,
@@ -78,6 +85,7 @@ def fingerprint(upload: ResultUpload, *, today: datetime.date) -> str:
         "tournaments": tournaments["last"],
         "remembered": [remembered["n"], remembered["last"]],
         "aliases": [aliases["n"], aliases["last"]],
+        "rule_sets": rule_sets,
     }
     return hashlib.sha256(json.dumps(basis, sort_keys=True, default=str).encode()).hexdigest()
 

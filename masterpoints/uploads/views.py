@@ -243,17 +243,21 @@ def _preview_context(request, upload: ResultUpload) -> dict:
 def _issue_actions(request, upload: ResultUpload, stored: dict) -> dict:
     """What the preview offers beside its issues (issue 19): recording the file's club id as the club's own
     on CLUB_MISMATCH (D-Q40), and to the secretariat the admin's "add rule set" for the event's date on
-    RULESET_MISSING."""
+    RULESET_MISSING; to the director, whom to ask for it (issue 38)."""
     codes = {item["code"] for item in stored["issue_counts"]}
     event = stored.get("event") or {}
     pending = upload.status == ResultUpload.Status.PENDING
-    ruleset_add = ""
+    ruleset_add, ruleset_ask = "", None
     if "RULESET_MISSING" in codes and is_secretariat(request.user, upload.federation):
         query = urlencode({"federation": upload.federation_id, "valid_from": event.get("date") or ""})
         ruleset_add = f"{reverse('admin:federation_ruleset_add')}?{query}"
+    elif "RULESET_MISSING" in codes and pending:
+        # Who to ask, and that the answer comes back here (issue 38: masterpoints.uploads.answers).
+        ruleset_ask = {"federation": upload.federation.name, "contact": upload.federation.contact_email}
     return {
         "alias_offer": event.get("club_number", "") if pending and "CLUB_MISMATCH" in codes else "",
         "ruleset_add_url": ruleset_add,
+        "ruleset_ask": ruleset_ask,
     }
 
 
