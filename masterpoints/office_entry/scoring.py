@@ -19,7 +19,8 @@ from masterpoints.engine.dbf import events as dbf_events
 from masterpoints.engine.dbf import team_events as dbf_teams
 from masterpoints.engine.dbf.tables import OfficeForm, office_form
 from masterpoints.uploads.lines import Preview
-from masterpoints.uploads.scoring import ScoringResult, note_groups_awarding_nothing, standing_entry
+from masterpoints.uploads.scoring import ScoringResult, note_groups_awarding_nothing
+from masterpoints.uploads.scoring_teams import standing_entry
 
 
 def score_dbf_office(preview: Preview) -> ScoringResult:

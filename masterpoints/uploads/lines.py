@@ -73,6 +73,11 @@ class GroupLine:
     entries: list[EntryLine]
 
 
+def group_label(group: GroupLine) -> str:
+    """The group's name for the preview's lines, else its row number."""
+    return group.group.name or str(group.row_number)
+
+
 @dataclass
 class Difference:
     """How a re-upload changes one player's points of one kind."""
