@@ -191,13 +191,22 @@ def g_check(balance: Balance, minimum: Fraction, total: Fraction, rules: DbfRule
 
 def holds(rung: TitleRung, balance: Balance, rules: DbfRuleSet = DBF_2023) -> bool:
     """Whether ``balance`` meets ``rung`` (thresholds inclusive, § 404C3). Compared in units: a player page
-    and every standings change judge many balances, and fractions cost tens of times more."""
+    and every standings change judge many balances, and fractions cost tens of times more.
+
+    D-Q11, decided (§ 404A "1★ Klubmester 5 MP (kun BP)", "2★ Klubmester 20 MP (kun BP)"; the same column gives
+    "Distriktsmester 15 MP (min. 5 MP i SP eller GP, eller min. 30 MP i alt)"): the bracket of that column says
+    which MP the row's figure counts, so "kun BP" reads "only BP": Bc/100 ≥ 5 and ≥ 20. Where the book means MP
+    of every kind it says so ("min. 30 MP i alt"), and where BP alone suffice it writes "Med udelukkende BP
+    bliver man …" (§ 404C3–5), neither of which it writes here. A player with SP or GP goes on from Klubmester
+    by § 404A's next row (15 MP with 5 MP in SP or GP). The rule set's ``kun_bp_literal`` (on by default) keeps
+    the other reading (total MP, no SP/GP minimum) for the federation to choose; vector D-N1 (500 BP: 2★ needs
+    1,500 BP, while 100.0 SP reach Distriktsmester) agrees with this reading."""
     bar = _bar(rung)
     total = balance.total_units
     if rung.basis == "total":
         return total >= bar.total
     if rung.basis == "bp_only":
-        # D-Q11: "5 MP (kun BP)": only BP count (literal), or total MP with no SP/GP minimum.
+        # D-Q11 (decided above): "5 MP (kun BP)" counts only BP; the rule set may choose total MP.
         return (balance.bp if rules.kun_bp_literal else total) >= bar.total
     if rung.basis == "sp_gp_or_total":
         alternative = bar.alternative

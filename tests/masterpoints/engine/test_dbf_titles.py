@@ -160,6 +160,16 @@ def test_kun_bp_counts_only_bronze_points_by_default_d_q11():
     assert title(1800, 40, rules=total_reading) == ("klubmester", 2)
 
 
+def test_kun_bp_counts_only_bronze_points_for_both_starred_klubmester_rows_as_404a_reads_d_q11():
+    """§ 404A "1★ Klubmester 5 MP (kun BP)", "2★ Klubmester 20 MP (kun BP)": the bracket says which MP count."""
+    assert title(200, 30) == ("klubmester", 0)  # 5 MP in all, 2 of them BP: not 1★
+    assert title(500, 30) == ("klubmester", 1)  # 5 MP of BP
+    assert title(1900, 49) == ("klubmester", 1)  # 23.9 MP, 19 of BP and 4.9 of SP: neither 2★ nor Distriktsmester
+    assert title(1900, 50) == ("distriktsmester", 0)  # 5 MP in SP: § 404A's next row
+    # Vector D-N1 follows this reading: from 500 BP the 2★ needs 1,500 BP, and SP count only towards the row above.
+    assert title_for(500, 0, 0).next.missing_amounts() == {"bp": "1500", "sp": "100.0", "gp": "10.00"}
+
+
 def test_the_title_ladder_is_data_of_the_rule_set_dbf_2_15():
     shorter = dataclasses.replace(DBF_2023, titles=(TitleRung("klubmester", 0, "total", Fraction(3)),))
     assert title(200, rules=shorter) == (None, 0)
