@@ -114,17 +114,25 @@ def _addresses(request, name: str) -> Callable[[object], str]:
 
 def table_head(table, request) -> SafeString:
     """The ``<thead>``: each column's header, a sortable one as a link to the other order, the sorted one
-    telling screen readers its direction (``aria-sort``). Built in Python: a template per header cost a
-    fifth of the rankings' table (issue 16)."""
+    telling screen readers its direction (``aria-sort``); a header the table links itself (``header_link``:
+    the rankings' points columns choose what ranks the list, issue 38). Built in Python: a template per
+    header cost a fifth of the rankings' table (issue 16)."""
     if not table.show_header:
         return mark_safe("")
     cells = []
     ordered_by = _addresses(request, table.prefixed_order_by_field)
+    header_link = getattr(table, "header_link", None)  # a header that chooses the ranking (rankings)
+    sorted_otherwise = any(column.is_ordered for column in table.columns)
     for column in table.columns:
         header = conditional_escape(column.header)
-        if column.orderable:
-            header = f'<a href="{ordered_by(column.order_by_alias.next)}">{header}</a>'
         sort = ""
+        chosen = header_link(column, request) if header_link is not None else None
+        if chosen is not None:
+            address, current = chosen
+            header = f'<a href="{escape(address)}">{header}</a>'
+            sort = ' aria-sort="descending"' if current and not sorted_otherwise else ""
+        elif column.orderable:
+            header = f'<a href="{ordered_by(column.order_by_alias.next)}">{header}</a>'
         if column.is_ordered:
             sort = f' aria-sort="{"descending" if column.order_by_alias.is_descending else "ascending"}"'
         cells.append(f'<th scope="col" {column.attrs["th"].as_html()}{sort}>{header}</th>')

@@ -13,7 +13,7 @@ from django.utils.formats import number_format
 from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import FALLBACK
@@ -96,12 +96,26 @@ class StandingTable(BoundedPages, tables.Table):
         template_name = "masterpoints/built_rows_table.html"
         empty_text = _("No player matches these filters.")
 
+    #: A points column's header ranks the list by that kind (``?kind=``, places counted again), the one
+    #: mechanism for order and rank (issue 38); a club's page has no such choice.
+    ranks_by_header = True
+
     def __init__(self, data, *, federation, see_hidden: bool = False, kind: str | None = None, **kwargs):
         info = federation.scheme_info if federation else FALLBACK
         exclude = [name for name in _ALL_POINTS if name not in info.balance_columns]
         super().__init__(data, exclude=[*exclude, *kwargs.pop("exclude", ())], **kwargs)
         self.federation = federation
         self.see_hidden = see_hidden
+        self.kind = kind or info.ranking_kinds[0].value
+        #: column name → the ranking kind its header chooses (the total or category: the MP or title column).
+        self.kind_columns = {}
+        whole = "mp" if info.has_mp_total else "title"  # the default order: total MP, or category (rule 5)
+        for ranking in info.ranking_kinds:
+            self.kind_columns[ranking.column if ranking.column in info.balance_columns else whole] = ranking
+        if self.ranks_by_header:
+            for name in _ALL_POINTS:
+                if name in self.columns:
+                    self.columns[name].column.orderable = False
         # A phone shows the place, the name and the points that rank the list; the rest only on wider screens.
         self.secondary = {"number", "club", "title", *(set(info.balance_columns) - {info.primary_column(kind)})}
         for name in self.secondary & {column.name for column in self.columns}:
@@ -147,6 +161,33 @@ class StandingTable(BoundedPages, tables.Table):
             html.append("</tr>")
         self.body_html = mark_safe("".join(html))  # noqa: S308 - every cell escaped above
 
+    def header_link(self, column, request) -> tuple[str, bool] | None:
+        """``(address, current)`` of a header that ranks the list by its kind (:attr:`ranks_by_header`)."""
+        ranking = self.kind_columns.get(column.name) if self.ranks_by_header else None
+        if ranking is None:
+            return None
+        query = request.GET.copy()
+        for name in ("sort", "page"):
+            query.pop(name, None)
+        query["kind"] = ranking.value
+        return "?" + query.urlencode(), ranking.value == self.kind
+
+    @property
+    def caption(self) -> str:
+        """What ranks the list, and the order it is listed in where a header sorted it otherwise (issue 38)."""
+        if not self.ranks_by_header:
+            return ""
+        ranking = next((k for k in self.kind_columns.values() if k.value == self.kind), None)
+        if ranking is None:
+            return ""
+        text = gettext("Places: ranked by %(kind)s.") % {"kind": ranking.label}
+        ordered = next((column for column in self.columns if column.is_ordered), None)
+        if ordered is not None:
+            text += " " + gettext("Listed by %(column)s; the places stay those of the ranking.") % {
+                "column": ordered.header
+            }
+        return text
+
     def render_name(self, record):
         player = record.player
         return format_html(
@@ -173,6 +214,8 @@ class StandingTable(BoundedPages, tables.Table):
 
 class ClubStandingTable(StandingTable):
     """A club's members with their standings; the place is the place in the club."""
+
+    ranks_by_header = False
 
     class Meta(StandingTable.Meta):
         exclude = ("club",)

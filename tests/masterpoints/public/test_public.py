@@ -433,3 +433,19 @@ def test_odd_digits_in_the_query_are_ignored_not_a_crash(client, league):
         assert client.get(reverse("api:rankings"), api_query).status_code == 200
         assert client.get(reverse("api:rankings"), {**api_query, "club": value}).json()["error"]["field"] == "club"
         assert client.get(reverse("cups:list"), {"season": value, "federation": value}).status_code == 200
+
+
+def test_a_points_header_ranks_the_list_by_its_kind_and_the_caption_says_so_issue_38(client, league):
+    """One mechanism for order and rank: the BP header chooses ``kind=BP`` (places counted again), the caption
+    names what ranks; sorting by name keeps the places and says they are the ranking's."""
+    body = rankings(client, federation=league.dbf.pk).content.decode()
+    assert "<caption>Places: ranked by total MP.</caption>" in body
+    head = body.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    assert "kind=BP" in head and "sort=bp" not in head and "sort=-bp" not in head
+    found = rows(rankings(client, federation=league.dbf.pk, kind="BP"))
+    assert "503" in found[0] and ">1<" in found[0]  # 500 BP: first by bronze points
+    body = rankings(client, federation=league.dbf.pk, kind="BP").content.decode()
+    assert "<caption>Places: ranked by bronze points.</caption>" in body
+    by_name = rankings(client, federation=league.dbf.pk, sort="name").content.decode()
+    assert "Listed by Player; the places stay those of the ranking." in by_name
+    assert rankings(client, federation=league.dbf.pk, sort="bp").content.decode().count("aria-sort") == 1
