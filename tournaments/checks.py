@@ -22,6 +22,8 @@ NOTHING_AWARDED             warning   a ranking group awards nothing (the engine
 ENGINE_REFUSED              error     the points engine refused the tournament's facts (field named)
 RULESET_MISSING             error     no rule set of the federation is valid on the event's date
 IMPORT_REFUSED              error     import_results: the confirming transaction refused the file (reason given)
+IMPORT_UNCHANGED            info      import_results: current from this very file and facts; nothing written
+IMPORT_EVENT_TWICE          error     import_results: an earlier file of the same run is the same event (re-upload key)
 TEAM_SHARE_ESTIMATED        warning   a team player's boards per match were estimated from the event total
 ZERO_BOARDS                 warning   0 boards recorded for an entry or player: absent, not in N, no points (§ 405B1)
 TEAM_ROWS_BY_STRENGTH       info      team rows split by strength: each row's value per won match, top first (§ 405A2)
@@ -131,6 +133,14 @@ CATALOGUE = {
         ),
     ),
     "IMPORT_REFUSED": (E, _("The file could not be imported: %(message)s")),
+    "IMPORT_UNCHANGED": (
+        INFO,
+        _("Already imported from this very file with the same facts (tournament %(tournament)s): nothing written."),
+    ),
+    "IMPORT_EVENT_TWICE": (
+        E,
+        _("%(file)s of this run is the same event (organiser, date and name): this file would replace it."),
+    ),
     "TEAM_SHARE_ESTIMATED": (
         W,
         _(

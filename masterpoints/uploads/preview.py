@@ -129,18 +129,13 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
         preview.issues += found.issues
         if found.issues or found.kind != "none":
             allowed = (*allowed, category)
-    if category not in allowed:
-        rule = info.award_rule
-        preview.issues.append(
-            CheckIssue(
-                "CATEGORY_NOT_ALLOWED",
-                params={
-                    "organiser": str(upload.club or upload.region or upload.federation),
-                    "category": category,
-                    "rule": rule,
-                },
-            )
-        )
+    # Every kind the upload awards (``facts["kinds"]``: a list entry's, or import_results' --kinds for HBS
+    # transition rules 2 and 5), each by what the organiser may award on the event's date (H-1).
+    for kind in dict.fromkeys([category, *(kind for kind, _s in facts.get("kinds") or ())]):
+        if kind not in allowed:
+            organiser = str(upload.club or upload.region or upload.federation)
+            params = {"organiser": organiser, "category": kind, "rule": info.award_rule}
+            preview.issues.append(CheckIssue("CATEGORY_NOT_ALLOWED", params=params))
     _note_form_by_matches(preview)
     # An office entry states each player's boards itself and D-Q34 spreads them evenly: nothing is estimated.
     if scoring.event_form(preview) == "teams" and not facts.get("office_form"):
