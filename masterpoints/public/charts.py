@@ -33,6 +33,9 @@ def _lines(info: SchemeInfo) -> tuple:
 class Chart:
     svg: SafeString
     lines: tuple[tuple[str, str], ...]  # (kind, final amount) for the legend and for screen readers
+    #: (number, title, day as the reader writes it): the marks of the chart, numbered on it and listed under it,
+    #: so a phone (no hover) reads them too (issue 38).
+    marks: tuple[tuple[int, str, str], ...] = ()
 
 
 def _nice_ceiling(value: int) -> int:
@@ -58,7 +61,11 @@ def points_chart(
     if not series:
         return None
     lines = _lines(scheme)
-    first, last = series[0][0], max(series[-1][0], series[0][0] + datetime.timedelta(days=1))
+    # The axis spans the awards and the days titles were reached: a title registered after the last award's
+    # date (§ 404A "efter registrering", D-Q21) is marked on its own day, not left out (issue 38).
+    days = [series[0][0], series[-1][0], *(day for day, _label in marks)]
+    first = min(days)
+    last = max(max(days), first + datetime.timedelta(days=1))
     span = (last - first).days
     values = [[value(totals) for _day, totals in series] for _kind, value, _d in lines]
     top = _nice_ceiling(max(max(v) for v in values))
@@ -89,13 +96,16 @@ def points_chart(
         )
     if first.year == last.year:
         parts.append(f'<text class="tick" x="{LEFT}" y="{HEIGHT - 10}">{first.year}</text>')
-    for day, label in marks:
-        if first <= day <= last:
-            name = escape(f"{label} ({date_format(day)})")
-            parts.append(
-                f'<g class="mark"><title>{name}</title><line x1="{x(day):.1f}" x2="{x(day):.1f}" y1="{TOP}" '
-                f'y2="{HEIGHT - BOTTOM}"/><circle cx="{x(day):.1f}" cy="{TOP + 4}" r="4"/></g>'
-            )
+    numbered = []
+    for number, (day, label) in enumerate(sorted(marks), start=1):
+        shown_day = date_format(day)
+        numbered.append((number, label, shown_day))
+        name = escape(f"{number}. {label} ({shown_day})")
+        parts.append(
+            f'<g class="mark"><title>{name}</title><line x1="{x(day):.1f}" x2="{x(day):.1f}" y1="{TOP + 9}" '
+            f'y2="{HEIGHT - BOTTOM}"/><circle cx="{x(day):.1f}" cy="{TOP + 1}" r="9"/>'
+            f'<text x="{x(day):.1f}" y="{TOP + 5.5}" text-anchor="middle">{number}</text></g>'
+        )
     legend = []
     for (kind, _value, line_decimals), points in zip(lines, values, strict=True):
         path = [f"M{x(series[0][0]):.1f},{y(points[0]):.1f}"]
@@ -116,4 +126,4 @@ def points_chart(
         f'xmlns="http://www.w3.org/2000/svg"><title id="chart-title">{title}</title>'
         f'<desc id="chart-desc">{desc}</desc>{"".join(parts)}</svg>'
     )
-    return Chart(mark_safe(svg), tuple(legend))  # noqa: S308 - numbers and escaped text only
+    return Chart(mark_safe(svg), tuple(legend), tuple(numbered))  # noqa: S308 - numbers and escaped text only

@@ -201,12 +201,20 @@ def test_a_phone_keeps_the_ranked_kinds_points_and_hides_the_others(client, worl
 # --- the chart and the upload form ---------------------------------------------------------------------------
 
 
-def test_the_chart_marks_the_titles_reached_on_their_day():
+def test_the_chart_marks_the_titles_reached_on_their_day_numbered_and_listed_issue_38():
+    """A title registered after the last award's date (D-Q21) is marked on its day, the axis reaching it; each
+    mark carries a number on the chart and is listed under it (no hover needed on a phone)."""
     series = [(datetime.date(2024, 1, 1), {"BP": 100}), (datetime.date(2025, 1, 1), {"BP": 500})]
-    marks = [(datetime.date(2024, 6, 1), "Klubmester"), (datetime.date(2030, 1, 1), "outside the chart")]
-    svg = str(points_chart(series, scheme_of("dbf"), marks).svg)
-    assert svg.count('<g class="mark">') == 1
-    assert "<title>Klubmester (" in svg
+    marks = [(datetime.date(2025, 1, 3), "Klubmester ★"), (datetime.date(2024, 6, 1), "Klubmester")]
+    chart = points_chart(series, scheme_of("dbf"), marks)
+    svg = str(chart.svg)
+    assert svg.count('<g class="mark">') == 2
+    assert "<title>1. Klubmester (2024-06-01)</title>" in svg and "<title>2. Klubmester ★ (2025-01-03)</title>" in svg
+    assert chart.marks == ((1, "Klubmester", "2024-06-01"), (2, "Klubmester ★", "2025-01-03"))
+    xs = [float(part.split('"')[0]) for part in svg.split('<circle cx="')[1:]]
+    span = (datetime.date(2025, 1, 3) - datetime.date(2024, 1, 1)).days
+    assert xs[0] == pytest.approx(56 + 648 * 152 / span, abs=0.1)  # 1 June: 152 days in, not the left edge
+    assert xs[1] == pytest.approx(704, abs=0.1)  # the latest day ends the axis
 
 
 def test_the_upload_forms_help_texts_follow_the_rule_book():
