@@ -35,6 +35,8 @@ MINIHOLD_BYE_PLACE_CHANGED  info      the organiser's bye score changes a mini-t
 QUOTA_BOARDS                warning   declared and travellers' boards differ: the declared set the quota (D-Q63)
 SUBSTITUTE_ASSUMED          warning   a pair's third player taken as substitute for the one with fewest boards (D-Q62)
 TEAM_WALKOVER               info      a match with 0 boards is a walkover: counted as won, no MP (§ 411B4)
+HANDICAP_NOMINAL            info      a handicap event's MP go by the nominal result: places from the scores (§ 405B6f)
+HANDICAP_RESULT             info      a handicap event's SP/GP go by the handicap result, the file's places (D-Q17)
 ENTRIES_TOO_MANY            error     more entries than one event holds (masterpoints.uploads.bounds)
 PLAYERS_TOO_MANY            error     more players in one entry than a team with substitutes (bounds)
 VALUE_TOO_LONG              error     a value longer than the column a confirm writes it to keeps (bounds)
@@ -248,6 +250,21 @@ CATALOGUE = {
         _(
             "Round %(round)s, %(team)s against %(opponent)s: 0 boards, so a walkover. It counts as a won match but "
             "pays no MP, as the match was not played (§ 411B4)."
+        ),
+    ),
+    "HANDICAP_NOMINAL": (
+        INFO,
+        _(
+            "A handicap event: its %(category)s go by the nominal result without the handicap, so by the places "
+            "computed from the scores shown here (%(rule)s)."
+        ),
+    ),
+    "HANDICAP_RESULT": (
+        INFO,
+        _(
+            "A handicap event: its %(category)s go by the handicap result, so by the file's own places, not by the "
+            "places computed from the scores without handicap shown here (D-Q17; BP would go by those, § 405B6f). "
+            "%(changed)s entries are paid on another place than shown."
         ),
     ),
     "AWARD_DIFFERS": (INFO, _("%(entry)s: the file awards %(theirs)s, we award %(ours)s per player.")),

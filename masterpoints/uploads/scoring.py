@@ -117,6 +117,7 @@ def score_dbf(preview: Preview) -> ScoringResult:
     split = "strength" if facts.get("split_by_strength") else "random"
     sections = []
     notes: list = []
+    basis = handicap_basis(preview, rules, notes)
     for group in preview.groups:
         rounds, bye_vp = (
             _minihold_byes(preview, group, rules, notes) if event_form(preview) == "minihold" else ((), None)
@@ -124,8 +125,8 @@ def score_dbf(preview: Preview) -> ScoringResult:
         entries = tuple(
             dbf_events.Entry(
                 entry=line.entry.key,
-                first=line.entry.place_first,
-                last=line.entry.place_last,
+                first=_places(line, basis)[0],
+                last=_places(line, basis)[1],
                 players=_seated_players(preview, line, boards, notes),
             )
             for line in group.entries
@@ -151,10 +152,46 @@ def score_dbf(preview: Preview) -> ScoringResult:
         parts=(dbf_events.Part(key="", sections=tuple(sections), split=split),),
         sanction=preview.sanction,  # § 403A–B, found by tournaments.sanctions.event_sanction
         special=claims.engine_special(preview),
+        handicap=basis is not None,
+        ranking_basis=basis or "nominal",
     )
     result = ScoringResult(awards=dbf_events.pair_event_awards(event, rules), issues=[*quota_issue, *notes])
     note_groups_awarding_nothing(preview, result)
     return result
+
+
+def handicap_basis(preview: Preview, rules, notes: list) -> str | None:
+    """The result a handicap event's MP go by (``"nominal"`` or ``"handicap"``), ``None`` for another event; the
+    preview names it (HANDICAP_NOMINAL, HANDICAP_RESULT). A file marks a handicap event by its handicaps (USEBIO
+    ``HANDICAP``, the CSV template's ``handicap``); its scores are the nominal result, its places the handicap one.
+
+    § 405B6f "I en handicapturnering uddeles BP efter det nominelle resultat uden medregning af
+    handicapændringen": BP by the places computed from the scores, for every format that marks handicaps.
+
+    D-Q17 (§ 405B6f is written for BP only; § 405B7 says nothing of handicaps): SP and GP go by the result the
+    rule set names (``handicap_sp_gp_ranking``, by default ``"handicap"``: the tournament's own result, which
+    is the file's places). Before, every handicap file was paid on the scratch ranking whatever the category."""
+    if not preview.event.handicap:
+        return None
+    category = preview.upload.facts["category"]
+    basis = "nominal" if category == "BP" else rules.handicap_sp_gp_ranking
+    if basis == "nominal":
+        rule = "§ 405B6f" if category == "BP" else "D-Q17"
+        notes.append(CheckIssue("HANDICAP_NOMINAL", params={"category": category, "rule": rule}))
+        return basis
+    lines = [line for group in preview.groups for line in group.entries]
+    changed = sum(1 for line in lines if _places(line, basis) != (line.entry.place_first, line.entry.place_last))
+    notes.append(CheckIssue("HANDICAP_RESULT", params={"category": category, "changed": changed}))
+    return basis
+
+
+def _places(line, basis: str | None) -> tuple[int | None, int | None]:
+    """The places an entry is paid on: the file's (handicap) places when the event goes by the handicap result
+    and the file gives them, else the ranking the preview shows."""
+    entry = line.entry
+    if basis == "handicap" and entry.handicap_first is not None:
+        return entry.handicap_first, entry.handicap_last
+    return entry.place_first, entry.place_last
 
 
 #: The seats of an entry whose SP/GP a substitute may take instead of a player (§ 405B7b, D-Q62).

@@ -54,7 +54,7 @@ TIE_NOT_SHARED                  warning   entries with equal scores on different
 TIE_MARK_UNMATCHED              warning   ``3=`` where no other entry has place 3
 GROUP_AMBIGUOUS                 warning   the ranking groups were decided against a declaration or a guess
 GROUPS_DECIDED                  info      sections or centres ranked as one field or each on its own, and why
-HANDICAP_RANKED_ON_SCRATCH      warning   a handicap event, re-ranked on the scratch scores
+HANDICAP_RANKED_ON_SCRATCH      warning   a handicap event, re-ranked on the scratch scores (the file's places kept)
 BOARDS_DECLARED_DIFFER          warning   declared boards differ from the boards found in travellers
                                           (variant ``nrboards``: a PBN's NrBoards and its ScoreTables)
 TRAVELLER_NUMBERS_UNKNOWN       warning   travellers name players or pairs that are not in the results

@@ -200,9 +200,10 @@ ENTRY_CODES: dict[str, dict[str, tuple[Severity, Promise]]] = {
         "": (
             W,
             _(
-                "This is a handicap event. Masterpoints are based on the scratch result, so the ranking of "
-                "%(group)s was computed from the scores without handicap; %(changed)s entries have a different "
-                "place than in the file."
+                "This is a handicap event. The ranking of %(group)s shown here is computed from the scores "
+                "without handicap (the nominal result); %(changed)s entries have a different place than in the "
+                "file, whose places are kept as the handicap result. The points follow this ranking unless a line "
+                "below says otherwise."
             ),
         )
     },

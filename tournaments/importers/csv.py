@@ -14,7 +14,9 @@ One file holds one event, in blocks read from top to bottom:
 2. **Results table**: a header row, then one row per entry.
    Pairs/individual: ``entry_no``, ``place``, ``player_1_id``, ``player_1_name`` (required), and
    ``session``, ``section``, ``direction`` (NS/EW/empty), ``score``, ``percentage``, ``boards_played``,
-   ``player_N_id``/``player_N_name``/``player_N_club``/``player_N_boards`` for N = 1, 2, ... (optional).
+   ``player_N_id``/``player_N_name``/``player_N_club``/``player_N_boards`` for N = 1, 2, ... (optional);
+   ``handicap`` (optional): a non-zero handicap makes a handicap event, whose ``score``/``percentage`` are the
+   nominal (scratch) result and whose places the handicap result, as in USEBIO.
    Teams: ``team_no``, ``place``, ``player_1_id``, ``player_1_name`` (required), ``team_name``,
    ``section``, ``session``, ``score``, ``boards_played`` and any number of ``player_N_*`` columns.
 3. **Matches table** (teams, optional): a header row with ``round``, ``team_no``, ``opponent_no``
@@ -71,7 +73,17 @@ REQUIRED = {
     "matches": ("round", "team_no", "opponent_no"),
 }
 COLUMNS = {
-    "pairs": {"session", "section", "direction", "entry_no", "place", "score", "percentage", "boards_played"},
+    "pairs": {
+        "session",
+        "section",
+        "direction",
+        "entry_no",
+        "place",
+        "score",
+        "percentage",
+        "boards_played",
+        "handicap",
+    },
     "teams": {"session", "section", "team_no", "team_name", "place", "score", "boards_played"},
     "matches": {
         "session",
@@ -275,6 +287,7 @@ def _build(
             draft.matches.extend(_match(line, row, issues) for line, row in table.rows)
         else:
             draft.entries.extend(_entry(table.kind, line, row, issues) for line, row in table.rows)
+    draft.handicap = any(e.handicap for e in draft.entries)
     return finalise(draft, issues)
 
 
@@ -330,6 +343,7 @@ def _entry(kind: str, line: int, row: dict[str, str], issues: IssueList) -> Draf
         issues.add("PLACE_UNPARSEABLE", cells.where("place"), value=entry.place_text, entry=entry.label)
     entry.score = cells.decimal("score")
     entry.percentage = cells.decimal("percentage")
+    entry.handicap = cells.decimal("handicap")
     entry.boards_played = cells.integer("boards_played")
     numbers = sorted({int(m.group(1)) for c in row if (m := _PLAYER_COLUMN.match(c))})
     for n in numbers:

@@ -75,7 +75,10 @@ class Entry:
     unless tied); they are ``None`` only when the group could not be ranked, which is always reported as
     an error. ``place_in_file`` is the place text as written (``3=``), ``None`` when places were computed
     (it may differ from ``place_first`` when entries the file leaves unranked were taken out).
-    ``centre`` is the entry's centre in a multi-centre (simultaneous) event.
+    ``centre`` is the entry's centre in a multi-centre (simultaneous) event. In a handicap group re-ranked on
+    the scratch result, ``handicap_first``/``handicap_last`` are the places the file gives (its handicap
+    ranking, ties covering the places they share), for a rule book that pays on the handicap result (DBf
+    D-Q17); ``None`` otherwise.
     """
 
     key: str
@@ -96,6 +99,8 @@ class Entry:
     adjustment: Decimal | None = None
     where: Location = field(default_factory=Location, compare=False)
     centre: str | None = None
+    handicap_first: int | None = None
+    handicap_last: int | None = None
 
     @property
     def tied(self) -> bool:
@@ -198,7 +203,8 @@ class ParsedEvent:
     count), ``boards_declared`` is what the file states (a PBN: the most ``NrBoards`` of its ranking);
     either may be ``None``. ``awards_supplied``
     tells whether the file carries the program's own masterpoint awards (see ``Entry.supplied_awards``).
-    ``handicap`` marks a handicap event, whose groups are ranked on the scratch result. ``start_time`` is
+    ``handicap`` marks a handicap event, whose groups are ranked on the scratch result (the file's places kept
+    as each entry's ``handicap_first``/``handicap_last``). ``start_time`` is
     the local time the event started when the file says (PBN's ``Time`` tag); ``None`` otherwise, as in
     every USEBIO file we know (formats.md § 1.2: ``DATE`` only).
     """

@@ -9,6 +9,7 @@ The group decision lives in :mod:`.grouping`, places and ties of one group in :m
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 
 from django.utils.functional import Promise, lazy
@@ -243,7 +244,8 @@ def _ranked_groups(
         ranges, ranked_by = rank_group(
             group_entries, handicap=draft.handicap, label=label, group_key=key, issues=issues
         )
-        frozen = [_frozen_entry(e, ranges[id(e)]) for e in group_entries]
+        by_handicap = _file_ranges(group_entries) if draft.handicap and ranked_by == "score" else {}
+        frozen = [_frozen_entry(e, ranges[id(e)], by_handicap.get(id(e), (None, None))) for e in group_entries]
         frozen.sort(key=lambda e: (e.place_first is None, e.place_first or 0, _natural(e.number)))
         name = " ".join(part for part in ((session if multi_session else None), section, direction) if part)
         groups.append(
@@ -260,8 +262,22 @@ def _ranked_groups(
     return tuple(groups), max(1, len(sessions))
 
 
-def _frozen_entry(entry: DraftEntry, places: tuple[int | None, int | None]) -> Entry:
-    """``entry`` as a frozen :class:`~.model.Entry` covering ``places`` (first, last); values as read."""
+def _file_ranges(entries: list[DraftEntry]) -> dict[int, tuple[int, int]]:
+    """The file's own places of a handicap group (its handicap ranking) as ``id -> (first, last)``, ties
+    covering the places they share; empty unless every entry has a place."""
+    if any(e.place is None for e in entries):
+        return {}
+    counts = Counter(e.place for e in entries)
+    return {id(e): (e.place, e.place + counts[e.place] - 1) for e in entries}
+
+
+def _frozen_entry(
+    entry: DraftEntry,
+    places: tuple[int | None, int | None],
+    handicap_places: tuple[int | None, int | None] = (None, None),
+) -> Entry:
+    """``entry`` as a frozen :class:`~.model.Entry` covering ``places`` (first, last), and in a handicap group
+    the file's places as ``handicap_places``; values as read."""
     return Entry(
         key=entry.key,
         number=entry.number or "",
@@ -281,6 +297,8 @@ def _frozen_entry(entry: DraftEntry, places: tuple[int | None, int | None]) -> E
         adjustment=entry.adjustment,
         where=entry.where,
         centre=entry.centre,
+        handicap_first=handicap_places[0],
+        handicap_last=handicap_places[1],
     )
 
 

@@ -18,7 +18,8 @@ What the reader understands:
 * ``WINNER_TYPE`` 1/2 on the event, a session or a section, checked against the places (grouping.py,
   formats.md § 1.5.2);
 * ``TOTAL_SCORE`` (may be negative for IMPs), ``PERCENTAGE``, ``BOARDS_PLAYED``, ``HANDICAP`` (a
-  non-zero handicap makes a handicap event, ranked on the scratch ``PERCENTAGE``/``TOTAL_SCORE``),
+  non-zero handicap makes a handicap event, ranked on the scratch ``PERCENTAGE``/``TOTAL_SCORE``, the file's
+  places kept as ``Entry.handicap_first``/``handicap_last``),
   ``ADJUSTMENT``; awards flat (``MASTER_POINTS_AWARDED`` + ``MASTER_POINT_TYPE``, Compscore) or nested
   (``MASTER_POINTS`` blocks, ScoreBridge/EBU), kept as supplied;
 * boards: only ``BOARD`` elements with ``TRAVELLER_LINE`` count; ``HANDSET`` and ``BOARD`` with only
