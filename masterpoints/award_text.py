@@ -285,27 +285,44 @@ def _hbs_formula(inputs: Mapping[str, str], kind: str) -> str:
 
 
 def _hbs_scale(inputs: Mapping[str, str], kind: str) -> str:
-    """HBS formula, H-3, H-6: B for first place, then B·s_k/s_1 for place k of the n paid, rounded up. The
-    weights s_k are written out with the current rule set's offset only when it gives the stored s_1."""
+    """HBS formula, H-3, H-6, in words (issue 38): what the winner gets and how far the scale reaches; the
+    formula and the weights s_k are under "details" (:func:`hbs_formula_lines`)."""
     head = [_field(inputs, "N")]
     if inputs.get("D"):
         head.append(_("%(boards)s boards") % {"boards": inputs["D"]})
     if inputs.get("S") and not inputs.get("B from"):
         head.append(_("strength %(s)s") % {"s": number(inputs["S"])})
-    values = {"field": ", ".join(head), "formula": _hbs_formula(inputs, kind), "n": inputs["n"]}
-    offset = _place_offset(inputs, kind)
-    if offset is None:
-        return (
-            _(
-                "%(field)s: %(formula)s for first place; place k of the %(n)s paid places gets B·s_k/s_1, rounded up "
-                "to a whole point (H-3, H-6)."
-            )
-            % values
+    values = {"field": ", ".join(head), "winner": points(_trimmed(inputs["B"]), kind), "n": inputs["n"]}
+    if inputs.get("B from"):
+        return _(
+            "%(field)s: the winner gets %(winner)s (%(source)s); each place below gets less, on a curve that "
+            "falls fastest at the top, down to place %(n)s; every award is rounded up to a whole point."
+        ) % {**values, "source": translated(inputs["B from"])}
+    return (
+        _(
+            "%(field)s: the HBS formula gives the winner %(winner)s for this field, these boards and this strength; "
+            "each place below gets less, on a curve that falls fastest at the top, down to place %(n)s; every award "
+            "is rounded up to a whole point."
         )
-    return _(
-        "%(field)s: %(formula)s for first place; place k of the %(n)s paid places gets B·s_k/s_1 with "
-        "s_k = ln((n + 1)/(k − %(offset)s)), rounded up to a whole point (H-3, H-6)."
-    ) % {**values, "offset": number(str(Decimal(offset.numerator) / offset.denominator))}
+        % values
+    )
+
+
+def hbs_formula_lines(inputs: Mapping[str, str], kind: str) -> list[str]:
+    """The HBS formula written out for "details" (issue 38: the sentence says it in words): B, and for a scale
+    the weights of the places (H-3, H-6), with the current rule set's offset where it gives the stored s_1."""
+    inputs = {str(key): str(value) for key, value in inputs.items()}
+    if "B" not in inputs or not ("n" in inputs or "match" in inputs) or "K" in inputs:
+        return []
+    lines = [_hbs_formula(inputs, kind)]
+    if "n" in inputs:
+        offset = _place_offset(inputs, kind)
+        weights = "P_k = B·s_k/s_1"
+        if offset is not None:
+            shown = number(str(Decimal(offset.numerator) / offset.denominator))
+            weights += f", s_k = ln((n + 1)/(k − {shown}))"
+        lines.append(f"{weights}, n = {inputs['n']} (H-3, H-6)")
+    return lines
 
 
 def _place_offset(inputs: Mapping[str, str], kind: str) -> Fraction | None:
@@ -324,11 +341,11 @@ def _hbs_win(inputs: Mapping[str, str], kind: str) -> str:
     share = inputs.get("draw share")
     text = _(
         "Match %(match)s %(result)s: each won match scores like first place of two teams over its boards, "
-        "%(formula)s (rule 8, H-5)"
+        "%(points)s (rule 8)"
     ) % {
         "match": inputs["match"],
         "result": translated(inputs.get("result", "")),
-        "formula": _hbs_formula(inputs, kind),
+        "points": points(_trimmed(inputs["B"]), kind),
     }
     if share:
         text += "; " + _("a draw scores %(share)s of it") % {"share": number(share)}
@@ -342,7 +359,10 @@ def _own_sentence(inputs: Mapping[str, str], got: str) -> str:
     tie, place = inputs.get("tie", ""), inputs.get("place", "")
     if "–" in place and inputs.get("share"):
         parts.append(
-            _("you shared places %(places)s: the tied entries share the sum of those places equally, %(share)s (H-7)")
+            _(
+                "you shared places %(places)s: the tied entries share the sum of those places equally, %(share)s "
+                "each before rounding up"
+            )
             % {"places": place, "share": number(inputs["share"])}
         )
     elif tie:
@@ -351,9 +371,13 @@ def _own_sentence(inputs: Mapping[str, str], got: str) -> str:
             % {"places": tie.replace("-", "–")}
         )
     elif place:
-        parts.append(_("you finished in place %(place)s") % {"place": place})
         if inputs.get("P_k") and "=" not in inputs["P_k"]:
-            parts.append(_("B·s_%(place)s/s_1 = %(p)s") % {"place": place, "p": number(inputs["P_k"])})
+            parts.append(
+                _("you finished in place %(place)s (%(p)s before rounding up)")
+                % {"place": place, "p": number(inputs["P_k"])}
+            )
+        else:
+            parts.append(_("you finished in place %(place)s") % {"place": place})
     share = inputs.get("share")
     if "w" in inputs and share and share != "1":
         parts.append(
@@ -362,7 +386,7 @@ def _own_sentence(inputs: Mapping[str, str], got: str) -> str:
         )
     if inputs.get("boards played"):
         played = inputs["boards played"].split(" (")[0].replace(" of ", "/")
-        parts.append(_("you played %(played)s boards (rule 6, H-9)") % {"played": played})
+        parts.append(_("you played %(played)s boards (rule 6)") % {"played": played})
     if inputs.get("S") == "0" or (inputs.get("eligibility") and "K" in inputs):
         parts.append(translated(inputs.get("eligibility", "")))
     text = ", ".join(part for part in parts if part)
@@ -377,6 +401,10 @@ def explanation_block(explanation, kind: str, amount=None, *, source: str = "res
     escaped here (a ledger page shows up to 200 of them; ``format_html`` cost half of each, issue 16)."""
     stored = explanation if isinstance(explanation, Mapping) else {}
     table = explanation_html(stored, kind) if stored.get("rules") or stored.get("inputs") else ""
+    inputs = stored.get("inputs") if isinstance(stored.get("inputs"), Mapping) else {}
+    formulas = hbs_formula_lines(inputs, _kind(stored, kind))  # by the inputs' shape: HBS scales and matches
+    if formulas:
+        table = "".join(f'<p class="formula">{escape(line)}</p>' for line in formulas) + table
     sentences = award_sentences(stored, _kind(stored, kind), amount, source=source, reason=reason)
     text = " ".join(sentence if isinstance(sentence, SafeString) else escape(sentence) for sentence in sentences)
     details = f'<details class="why"><summary>{escape(_("details"))}</summary>{table}</details>' if table else ""

@@ -12,7 +12,7 @@ from django.utils.formats import date_format, get_format
 
 from federation.models import Player
 from masterpoints import award_text
-from masterpoints.award_text import award_block, award_sentences, explanation_block, ledger_block
+from masterpoints.award_text import award_block, award_sentences, explanation_block, hbs_formula_lines, ledger_block
 from masterpoints.models import Award
 from masterpoints.numbers import decimal_separator, short_day
 from masterpoints.public.ledger import PlayerLedger
@@ -58,15 +58,20 @@ HBS_BASE = {
     "form": "pairs", "N": "12", "T": "1", "S": "1", "D": "24", "B": "9.2000", "n": "6", "s_1": "3.149883",
 }  # fmt: skip
 HBS_HEAD = (
-    "12 pairs, 24 boards, strength 1: B = (3 + 12·1/5)·1·(1 + 24/12) − 7 = 9.2 black points for first place; "
-    "place k of the 6 paid places gets B·s_k/s_1 with s_k = ln((n + 1)/(k − 0.7)), rounded up to a whole point "
-    "(H-3, H-6)."
+    "12 pairs, 24 boards, strength 1: the HBS formula gives the winner 9.2 black points for this field, these boards "
+    "and this strength; each place below gets less, on a curve that falls fastest at the top, down to place 6; "
+    "every award is rounded up to a whole point."
 )
 HBS_HEAD_HR = (
-    "12 parova, 24 ploče, jakost 1: B = (3 + 12·1/5)·1·(1 + 24/12) − 7 = 9,2 crnih poena za prvo mjesto; "
-    "mjesto k od 6 nagrađenih mjesta dobiva B·s_k/s_1, gdje je s_k = ln((n + 1)/(k − 0,7)), zaokruženo naviše "
-    "na cijeli bod (H-3, H-6)."
+    "12 parova, 24 ploče, jakost 1: formula HBS-a daje pobjedniku 9,2 crnih poena za ovo polje, ove ploče i ovu "
+    "jakost; svako niže mjesto dobiva manje, po krivulji koja najbrže pada pri vrhu, sve do mjesta 6; svaka se "
+    "dodjela zaokružuje naviše na cijeli bod."
 )
+#: Under "details": the formula written out, then the weights of the places (issue 38).
+HBS_FORMULAS = [
+    "B = (3 + 12·1/5)·1·(1 + 24/12) − 7 = 9.2 black points",
+    "P_k = B·s_k/s_1, s_k = ln((n + 1)/(k − 0.7)), n = 6 (H-3, H-6)",
+]
 
 
 def hbs(**inputs):
@@ -223,33 +228,46 @@ def test_dbf_sentences_in_danish():
 
 
 def test_hbs_a_plain_award_writes_the_formula_out_hbs_formula_h6():
-    assert say(HBS_PLAIN, "black", "5") == [HBS_HEAD, "You finished in place 2, B·s_2/s_1 = 4.9172: 5 black points."]
+    """Issue 38: in words like DBf's, no logarithm and no reading ids; the formula is under "details"."""
+    assert say(HBS_PLAIN, "black", "5") == [
+        HBS_HEAD,
+        "You finished in place 2 (4.9172 before rounding up): 5 black points.",
+    ]
+    assert hbs_formula_lines(HBS_PLAIN["inputs"], "black") == HBS_FORMULAS
+    with translation.override("en"):
+        block = str(explanation_block(HBS_PLAIN, "black", "5"))
+    sentence, details = block.split("<details", 1)
+    assert "ln(" not in sentence and "H-3" not in sentence and "ln((n + 1)" in details
 
 
 def test_hbs_a_tie_shares_the_unrounded_places_h7():
     assert say(HBS_TIE, "black", "3")[1] == (
-        "You shared places 3–4: the tied entries share the sum of those places equally, 2.7236 (H-7): 3 black points."
+        "You shared places 3–4: the tied entries share the sum of those places equally, 2.7236 each before rounding "
+        "up: 3 black points."
     )
 
 
 def test_hbs_partial_participation_names_the_boards_played_h9():
     partial = {**HBS_PLAIN, "inputs": {**HBS_PLAIN["inputs"], "boards played": "8 of 24 (33.33 %)"}}
     assert say(partial, "black", "5")[1] == (
-        "You finished in place 2, B·s_2/s_1 = 4.9172, you played 8/24 boards (rule 6, H-9): 5 black points."
+        "You finished in place 2 (4.9172 before rounding up), you played 8/24 boards (rule 6): 5 black points."
     )
 
 
 def test_hbs_a_won_league_match_scores_like_first_of_two_teams_h5():
     assert say(HBS_WIN, "black", "2") == [
-        "Match r3 won: each won match scores like first place of two teams over its boards, "
-        "B = (3 + 2·2/5)·1·(1 + 16/12) − 7 = 1.8667 black points (rule 8, H-5).",
+        "Match r3 won: each won match scores like first place of two teams over its boards, 1.8667 black points "
+        "(rule 8).",
         "You get 2 black points.",
     ]
 
 
 def test_hbs_b_from_another_rule_set_is_named_without_a_formula_it_would_not_give():
     other = hbs(B="12.5000", place="1", P_k="12.5000", s_k="s_1 = 3.149883")
-    assert say(other, "black", "13")[0].startswith("12 pairs, 24 boards, strength 1: B = 12.5 black points for")
+    assert say(other, "black", "13")[0].startswith(
+        "12 pairs, 24 boards, strength 1: the HBS formula gives the winner 12.5"
+    )
+    assert hbs_formula_lines(other["inputs"], "black")[0] == "B = 12.5 black points"
 
 
 def test_hbs_an_opening_balance_transition_rule_1():
@@ -271,11 +289,11 @@ def test_hbs_sentences_in_croatian():
     """Croatian sentences, the points in the number's plural form (1 poen, 2–4 poena, 5 poena: 5 crnih poena)."""
     assert say(HBS_PLAIN, "black", "5", "hr") == [
         HBS_HEAD_HR,
-        "Završili ste na mjestu 2, B·s_2/s_1 = 4,9172: 5 crnih poena.",
+        "Završili ste na mjestu 2 (4,9172 prije zaokruživanja): 5 crnih poena.",
     ]
     assert say(HBS_TIE, "black", "3", "hr")[1] == (
         "Podijelili ste mjesta 3–4: izjednačeni sudionici dijele zbroj tih mjesta na jednake dijelove, 2,7236 "
-        "(H-7): 3 crna poena."
+        "svakome prije zaokruživanja: 3 crna poena."
     )
     assert say({}, "red", "3", "hr", source="correction", reason="nedostaje rezultat") == [
         "Ured je ispravio bodove za 3 crvena poena.",
