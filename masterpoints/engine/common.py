@@ -284,6 +284,8 @@ REASON_TEMPLATES: dict[str, str] = {
     # HBS rule 6, H-9: a team player needs 33 % of the team's boards.
     "TEAM_SHARE_TOO_SMALL": "played less than {share} (rule 6, H-9)",
     # HBS H-5, H-9: a player needs 33 % of the boards of a won match.
+    # Only where the rule set judges rule 6 per match (team_share_basis "match"); H-28 judges it over the
+    # competition, whose refusal is TEAM_SHARE_TOO_SMALL.
     "MATCH_SHARE_TOO_SMALL": "played less than {share} of the match (H-9)",
     # HBS H-5 (provisional): a match scores per win only from 16 boards.
     "MATCH_TOO_SHORT_FOR_WIN": "a match of {boards} boards is not scored per win: it needs {need} (H-5)",

@@ -7,7 +7,8 @@ Four shapes of event, by what the director said of it and what the file holds:
 - a compound pairs event (rule 7, H-11, H-16): a file of several session rankings is one tournament, ranked by
   :func:`~masterpoints.engine.hbs.compound.compound_ranking`;
 - a long-running team competition (rule 8, H-5, H-18, H-19): the director said so (the upload's nature), and every
-  won match of the file's matches scores besides the final placing.
+  won match of the file's matches scores besides the final placing, for the players with rule 6's 33 % of their
+  team's boards in the competition (H-28).
 
 The kinds and S come from the chosen entry of the list of recognised tournaments with its fixed B (H-1, H-8),
 else the director's kind and S (H-4). Player keys are the preview's line keys, as in :mod:`.scoring`.
@@ -266,7 +267,10 @@ def _result(match, where: str) -> int:
 
 def _match_players(match, line: EntryLine) -> tuple[hbs_events.Participant, ...]:
     """Each player's boards in one match (H-18): from the match's line-up where the file has one (the pairs that
-    sat, with their boards); without, the player's share of the team's boards, of every match."""
+    sat, with their boards); without, the player's share of the team's boards, of every match. The engine judges
+    rule 6's 33 % by them only where the rule set says "per match"; by default (H-28) it judges the boards each
+    player played in the competition (the entries' players, :func:`_entry`), and every entitled player of the
+    winning team scores the win."""
     team = line.entry.number
     lineup = [pair for pair in match.lineup if pair.team == team]
     players = []

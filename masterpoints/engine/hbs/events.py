@@ -10,7 +10,8 @@
 - H-11: a compound event (qualification + final, sessions) is one tournament: N is the whole starting
   field ranked by the final result, D the boards of the winning unit's path through the stages.
 - H-5 (provisional): a long-running team competition scores every won match of at least 16 boards
-  (B with N = 2, T = 2, D = the match's boards, per player with 33 % of the match) and the final placing
+  (B with N = 2, T = 2, D = the match's boards, for every player with 33 % of the team's boards in the
+  competition, H-28) and the final placing
   (the normal spread of one B, H-23: D = the competition's boards, else the winner's), as separate awards
   (``part``).
 
@@ -25,7 +26,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from masterpoints.engine.common import Explanation, PlayerAward, Reason, RequestError, parse_ranks
-from masterpoints.engine.hbs.rules import FORMS, HBS_DRAFT, KINDS, HbsRuleSet, number_text
+from masterpoints.engine.hbs.rules import FORMS, HBS_DRAFT, KINDS, SHARE_PER_MATCH, HbsRuleSet, number_text
 from masterpoints.engine.hbs.scale import (
     EntryPoints,
     ScaleRequest,
@@ -153,8 +154,9 @@ def event_awards(
             strength = strength_for(event, award)
         context = _Context(event, rules, award, strength, n_units, path, listed=bool(event.kinds))
         if event.long_running:
-            awards += _placing(context, where, boards=_competition_boards(event, boards, context))
-            awards += _matches(context, where)
+            competition_boards = _competition_boards(event, boards, context)
+            awards += _placing(context, where, boards=competition_boards)
+            awards += _matches(context, where, competition_boards)
         else:
             awards += _placing(context, where, boards=boards)
     return awards
@@ -333,9 +335,10 @@ def _board_share(p: Participant, unit_boards: int | None, rules: HbsRuleSet, whe
     return share >= rules.team_board_share, f"{played} of {unit_boards} ({fixed(share * 100, 2)} %)"
 
 
-def _matches(context: _Context, where: str) -> list[PlayerAward]:
+def _matches(context: _Context, where: str, competition_boards: int | None) -> list[PlayerAward]:
     """H-5 (provisional): every won match of at least ``win_min_boards`` boards scores B with N = 2, T = 2
-    and D = the match's boards, rounded up (H-6), for each player with 33 % of the match's boards (H-9).
+    and D = the match's boards, rounded up (H-6), for each player of the team with 33 % of the team's boards in
+    the competition (rule 6, H-28; with the rule set's ``team_share_basis`` "match", of the match's boards).
     A drawn match scores ``draw_share`` of that (0 by default: the text names only wins)."""
     event, rules, award = context.event, context.rules, context.award
     entries = {e.entry: (i, e) for i, e in enumerate(event.entries)}
@@ -383,14 +386,43 @@ def _matches(context: _Context, where: str) -> list[PlayerAward]:
             explanation = Explanation(explanation.rules, (*explanation.inputs, ("points", str(units))))
         points = EntryPoints(1, 1, b * share, units, explanation)
         for side in sides:
-            entry = entries[side.entry][1]
-            out += _match_players(context, points, entry, side, match, f"{m_where}.{_side_name(match, side)}")
+            e_index, entry = entries[side.entry]
+            if rules.team_share_basis == SHARE_PER_MATCH:
+                out += _match_players(context, points, entry, side, match, f"{m_where}.{_side_name(match, side)}")
+            else:
+                team_boards = _team_boards(entry, context, competition_boards)
+                out += _winners(context, points, entry, team_boards, match, f"entries[{e_index}]")
+    return out
+
+
+def _winners(
+    context: _Context, points: EntryPoints, entry: EventEntry, team_boards: int | None, match: Match, where: str
+) -> list[PlayerAward]:
+    """H-28, rule 6: "Da bi ostvario pravo na bodovanje u timskim natjecanjima, igrač mora sudjelovati u barem 33%
+    djeljenja" (to earn the right to be scored in team competitions a player must take part in at least 33 % of
+    the boards). The right is to be scored in the competition, and its boards are the competition's: the share is
+    judged once, over the boards the team played in it (as the final placing's H-9), not match by match. A
+    player who has it scores every win of the team (rule 8 "boduje se svaka pobjeda"; H-9: every player of a
+    scoring unit gets the unit's points), also a match they sat out; one who has it not scores no win, also a
+    match they played whole. Who sat in the match (H-18's line-up) therefore does not matter here."""
+    rules = context.rules
+    out = []
+    for j, p in enumerate(entry.players):
+        ok, text = _board_share(p, team_boards, rules, f"{where}.players[{j}].boards")
+        inputs = (*points.explanation.inputs, ("entry", entry.entry), ("boards played in the competition", text))
+        explanation = Explanation((*points.explanation.rules, "H-9", "H-28"), inputs, points.explanation.reason)
+        units = points.units
+        if not ok:
+            units = 0
+            explanation = explanation.because(Reason.of("TEAM_SHARE_TOO_SMALL", share=_percent(rules.team_board_share)))
+        out.append(PlayerAward(p.player, entry.entry, context.award.kind, units, explanation, f"match {match.key}"))
     return out
 
 
 def _match_players(
     context: _Context, points: EntryPoints, entry: EventEntry, side: MatchSide, match: Match, where: str
 ) -> list[PlayerAward]:
+    """The former reading of rule 6 (``team_share_basis`` "match"): each player with 33 % of the match's boards."""
     rules = context.rules
     out = []
     for j, p in enumerate(side.players):

@@ -29,6 +29,10 @@ BLACK_NO_MINIMUM = "no_minimum"
 KEPT_TRANSITION_RULE_4 = "transition_rule_4"
 KEPT_ALL = "all"
 PAID_ROUNDING = ("up", "down")
+#: Over what rule 6's 33 % is judged in a long-running team competition (H-28): once over the competition (the team's
+#: boards), or match by match (H-5's former provisional reading).
+SHARE_OVER_COMPETITION = "competition"
+SHARE_PER_MATCH = "match"
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,11 @@ class HbsRuleSet:
     minimum_fields: tuple[tuple[str, int], ...] = (("individual", 10), ("pairs", 6), ("teams", 3))
     #: H-9 / rule 6: a team player scores with at least this share of the team's boards (≥, exact).
     team_board_share: Fraction = Fraction(33, 100)
+    #: H-28, rule 6: "Da bi ostvario pravo na bodovanje u timskim natjecanjima, igrač mora sudjelovati u barem 33%
+    #: djeljenja." The right to be scored is earned in the competition, over its boards: in a long-running one the
+    #: share is judged once, over the team's boards, and a player who has it scores every win and the placing
+    #: (``SHARE_OVER_COMPETITION``); ``SHARE_PER_MATCH`` judges each won match by its own boards (H-5's former reading).
+    team_share_basis: str = SHARE_OVER_COMPETITION
 
     # H-5 (provisional): per won match of a long-running team competition, B with N = win_field,
     # T = win_form_factor and D = the match's boards, for matches of at least win_min_boards boards.
@@ -169,6 +178,8 @@ class HbsRuleSet:
             raise ValueError(f"paid_rounding must be one of {', '.join(PAID_ROUNDING)}")
         if not 0 <= self.team_board_share <= 1:
             raise ValueError("team_board_share must lie in [0, 1]")
+        if self.team_share_basis not in (SHARE_OVER_COMPETITION, SHARE_PER_MATCH):
+            raise ValueError(f"team_share_basis must be {SHARE_OVER_COMPETITION!r} or {SHARE_PER_MATCH!r}")
         if self.minimum_award < 0:
             raise ValueError("minimum_award must not be negative")
         if self.categories_kept not in (KEPT_TRANSITION_RULE_4, KEPT_ALL):
@@ -390,6 +401,8 @@ __all__ = [
     "KEPT_ALL",
     "KEPT_TRANSITION_RULE_4",
     "KINDS",
+    "SHARE_OVER_COMPETITION",
+    "SHARE_PER_MATCH",
     "CategoryRow",
     "HbsRuleSet",
     "number_text",

@@ -143,7 +143,9 @@ def league(**changes) -> Event:
 
 
 def test_every_won_match_of_sixteen_boards_or_more_scores_h_5():
-    awards = event_awards(league())
+    """With rule 6's 33 % judged match by match (the setting that keeps H-5's former reading; H-28 judges it over
+    the competition, next test)."""
+    awards = event_awards(league(), replace(HBS_DRAFT, team_share_basis="match"))
     # r1, 16 boards: B = (3 + 2·2/5) · 1 · (1 + 16/12) − 7 = 3.8 · 7/3 − 7 = 1.8667 → 2
     assert points(awards, "a1", part="match r1") == 2
     assert points(awards, "a2", part="match r1") == 2
@@ -168,6 +170,36 @@ def test_every_won_match_of_sixteen_boards_or_more_scores_h_5():
         ("c1", "match r2"),
         ("d1", "match r3"),
     }
+
+
+def test_the_33_percent_is_judged_once_over_the_competition_rule_6_h_28():
+    """H-28, rule 6: "Da bi ostvario pravo na bodovanje u timskim natjecanjima, igrač mora sudjelovati u barem 33%
+    djeljenja." The right is earned over the competition's boards: a3, with 20 of A's 48 boards (41.7 %), scores
+    A's win in r1 although it sat 5 of its 16 boards (31.25 %); a4, with 6 of 48 (12.5 %), scores no win, although
+    6 of r1's 16 boards (37.5 %) would have been enough match by match, and no placing."""
+    a = EventEntry(
+        "A", 1, (Participant("a1", 48), Participant("a3", 20), Participant("a4", 6), Participant("a5", 0)), boards=48
+    )
+    r1 = replace(
+        league().matches[0],
+        home=MatchSide("A", (Participant("a1", 16), Participant("a3", 5), Participant("a4", 6))),
+    )
+    awards = event_awards(league(entries=(a, *league().entries[1:]), matches=(r1, *league().matches[1:])))
+    assert [points(awards, p, part="match r1") for p in ("a1", "a3", "a4", "a5")] == [2, 2, 0, 0]
+    (a4,) = [award for award in awards if award.player == "a4" and award.part == "match r1"]
+    assert (reason(a4).code, reason(a4).values) == ("TEAM_SHARE_TOO_SMALL", {"share": "33 %"})
+    assert inputs(a4)["boards played in the competition"] == "6 of 48 (12.50 %)"
+    assert "H-28" in a4.explanation.rules
+    assert points(awards, "a4", part="final placing") == 0 and points(awards, "a3", part="final placing") == 16
+
+
+def test_the_33_percent_basis_is_a_rule_set_value_h_28():
+    from masterpoints.engine.hbs.rules import HbsRuleSet
+
+    assert HBS_DRAFT.team_share_basis == "competition"
+    assert HbsRuleSet.from_dict({"team_share_basis": "match"}).team_share_basis == "match"
+    with pytest.raises(ValueError, match="team_share_basis"):
+        HbsRuleSet.from_dict({"team_share_basis": "season"})
 
 
 def test_the_final_placing_is_one_b_for_first_place_and_the_others_proportional_h_23():
@@ -206,7 +238,8 @@ def test_the_per_win_parameters_are_configuration_h_5():
 
 def test_a_share_of_a_match_estimated_from_the_team_boards_is_compared_exactly_h_18():
     """H-18: without a line-up a player with 16 of the team's 48 boards has a third of every match, 16/3 of its
-    16 boards: at least 33 % (rule 6), so the win scores; 5 whole boards (31.25 %) would lose it."""
+    16 boards: at least 33 % (rule 6), so the win scores; 5 whole boards (31.25 %) would lose it. (Judged match by
+    match, the setting of H-5's former reading; H-28 judges the team's boards of the competition.)"""
     match = Match(
         "r1",
         16,
@@ -214,7 +247,7 @@ def test_a_share_of_a_match_estimated_from_the_team_boards_is_compared_exactly_h
         MatchSide("B", (Participant("b1", 16),)),
         winner="A",
     )
-    awards = event_awards(league(matches=(match,)))
+    awards = event_awards(league(matches=(match,)), replace(HBS_DRAFT, team_share_basis="match"))
     assert points(awards, "a3", part="match r1") == 2
     (a3,) = [a for a in awards if a.player == "a3" and a.part == "match r1"]
     assert inputs(a3)["boards played"] == "5.33 of 16 (33.33 %)"

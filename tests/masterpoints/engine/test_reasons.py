@@ -106,7 +106,10 @@ PRODUCED = {
         ),
         {"share": "33 %"},
     ),
-    "MATCH_SHARE_TOO_SMALL": (lambda: _first(_league(16), "a2").explanation.reason, {"share": "33 %"}),
+    "MATCH_SHARE_TOO_SMALL": (  # the former reading of rule 6, a setting since H-28
+        lambda: _first(_league(16, replace(HBS_DRAFT, team_share_basis="match")), "a2").explanation.reason,
+        {"share": "33 %"},
+    ),
     "MATCH_TOO_SHORT_FOR_WIN": (lambda: _first(_league(12), "a1").explanation.reason, {"boards": "12", "need": "16"}),
     "FIELD_BELOW_MINIMUM": (
         lambda: event_awards(Event("pairs", _pairs(5), boards=24))[0].explanation.reason,

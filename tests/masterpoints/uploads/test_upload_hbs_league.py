@@ -174,7 +174,8 @@ def test_line_ups_say_who_played_each_match_and_short_matches_score_no_win_rule_
     world, django_user_model, samples
 ):
     """TeamsScorer writes each match's line-up (the pairs on its travellers, with their boards): H-18 takes
-    each player's boards of the match from it. Its matches are of 3 boards, under rule 8's 16: no win scores
+    each player's boards of the match from it where rule 6 is judged per match (a setting; H-28 judges it over the
+    competition). Its matches are of 3 boards, under rule 8's 16: no win scores
     (MATCH_TOO_SHORT_FOR_WIN, on zero awards the preview explains), the final placing does: 10 teams, 24
     boards each: B = (3 + 10·2/5)·1·(1 + 24/12) − 7 = 14 for the winners (H-5)."""
     club = Club.objects.create(federation=world.hbs, number="987654", name="TeamsScorer klub")
@@ -189,6 +190,9 @@ def test_line_ups_say_who_played_each_match_and_short_matches_score_no_win_rule_
     matches = [award for award in line.awards if award.part.startswith("match")]
     assert matches and all(award.units == 0 for award in matches)
     assert {award.explanation.reason.code for award in matches} == {"MATCH_TOO_SHORT_FOR_WIN"}
-    assert all(dict(award.explanation.inputs)["boards played"].startswith("3 of 3") for award in matches)
+    # H-28: rule 6's 33 % is judged over the competition, the team's 24 boards (the line-up counts only with the
+    # rule set's per-match setting: test_upload_hbs_team_share)
+    shares = {dict(award.explanation.inputs)["boards played in the competition"] for award in matches}
+    assert shares == {"24 of 24 (100.00 %)"}
     placing = [award.units for line in preview.player_lines for award in line.awards if award.part == "final placing"]
     assert max(placing) == 14
