@@ -90,3 +90,5 @@ def test_six_and_six_pairs_take_b_from_the_whole_field_of_twelve_h_22(
     assert black(NUMBERS[0]) == black(NUMBERS[12]) == 8
     paid_pairs = {a.player.number for a in Award.objects.filter(kind="black", units__gt=0)}
     assert len(paid_pairs) == 12  # 6 pairs of 2 players: 50 % of the whole field (H-3)
+    player_page = client.get(reverse("public:player", args=[world.hbs.code, NUMBERS[12]])).content.decode()
+    assert "<dt>black</dt><dd>8</dd>" in player_page and "H-22" in player_page
