@@ -117,6 +117,8 @@ class SchemeInfo:
     #: The weighted list of the last three years beside the lifetime points (DBf's "ranglisten", published
     #: on DBf's site, not in the rule book; D-Q56–D-Q60); ``None``: the scheme has none.
     ranking_list: RankingListRule | None = None
+    #: HBS rule 2 (tourist tournaments approved one by one) and rule 10 (licensed internet directors).
+    tourists_and_licences: bool = False
 
     # --- rule sets ---------------------------------------------------------------------------------
 
@@ -294,6 +296,7 @@ SCHEMES: dict[str, SchemeInfo] = {
         foreign_points=False,
         cups=False,
         recognised_list=True,
+        tourists_and_licences=True,
         transition=True,
         # Transition rule 6: "U prijelaznom razdoblju od jedne godine, svaki registrirani igrač može
         # dokumentirano zatražiti ispravak bodovanja." One year (H-12), with documents (H-14).

@@ -195,6 +195,8 @@ class TouristApprovalForm(forms.ModelForm):
 class TouristApprovalAdmin(FederationScopedAdmin):
     """Approvals of tourist tournaments (rule 2): recorded here, decided by the actions."""
 
+    workflow = "tourists_and_licences"
+
     federation_paths = ("tournament__federation",)
     form = TouristApprovalForm
     list_display = ["tournament", "organiser", "place", "starts_on", "status", "decided_at"]
@@ -254,6 +256,8 @@ class DirectorLicenceForm(HbsFederationForm):
 class DirectorLicenceAdmin(FederationScopedAdmin):
     """Licences of internet tournament directors (rule 10): granted here, revoked by the action."""
 
+    workflow = "tourists_and_licences"
+
     form = DirectorLicenceForm
     list_display = ["number", "user", "valid_from", "valid_until", "revoked_at"]
     list_filter = ["federation", "valid_until"]
@@ -311,6 +315,8 @@ class SimultaneousEventForm(forms.ModelForm):
 @admin.register(SimultaneousEvent)
 class SimultaneousEventAdmin(FederationScopedAdmin):
     """The simultaneous events DBf announced (§ 403A1): the ones a club's event may claim SP in."""
+
+    workflow = "sanctions"
 
     form = SimultaneousEventForm
     list_display = ["name", "kind", "starts_on", "ends_on"]

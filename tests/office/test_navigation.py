@@ -39,7 +39,15 @@ def test_an_hbs_secretary_sees_no_dbf_workflows_in_the_menu_or_the_admin_index(c
 
     index = client.get(reverse("admin:index")).content.decode()
     assert "Recognised tournaments" in index or "recognised" in index.lower()
-    for dbf_only in ("sanctionapplication/", "/sanction/", "cupseries/", "cupwin/", "foreignpoints/"):
+    assert "touristapproval/" in index and "directorlicence/" in index
+    for dbf_only in (
+        "sanctionapplication/",
+        "/sanction/",
+        "simultaneousevent/",
+        "cupseries/",
+        "cupwin/",
+        "foreignpoints/",
+    ):
         assert dbf_only not in index, dbf_only
     assert client.get(reverse("admin:tournaments_sanction_changelist")).status_code == 403
 
@@ -48,4 +56,6 @@ def test_a_dbf_secretary_keeps_sanctions_and_cups_and_not_the_hbs_list(client, p
     client.force_login(personas.secretariat)
     index = client.get(reverse("admin:index")).content.decode()
     assert "sanctionapplication/" in index and "cupseries/" in index
-    assert "recognisedtournament/" not in index
+    assert "simultaneousevent/" in index
+    for hbs_only in ("recognisedtournament/", "touristapproval/", "directorlicence/"):
+        assert hbs_only not in index, hbs_only
