@@ -35,6 +35,7 @@ MINIHOLD_BYE_PLACE_CHANGED  info      the organiser's bye score changes a mini-t
 QUOTA_BOARDS                warning   declared and travellers' boards differ: the declared set the quota (D-Q63)
 SUBSTITUTE_ASSUMED          warning   a pair's third player taken as substitute for the one with fewest boards (D-Q62)
 TEAM_WALKOVER               info      a match with 0 boards is a walkover: counted as won, no MP (§ 411B4)
+TEAM_DOUBLE_ROUND_ROBIN     info      teams met twice: a bonus per round, each ranked on its VP (§ 405A6, D-Q65)
 HANDICAP_NOMINAL            info      a handicap event's MP go by the nominal result: places from the scores (§ 405B6f)
 HANDICAP_RESULT             info      a handicap event's SP/GP go by the handicap result, the file's places (D-Q17)
 ENTRIES_TOO_MANY            error     more entries than one event holds (masterpoints.uploads.bounds)
@@ -250,6 +251,14 @@ CATALOGUE = {
         _(
             "Round %(round)s, %(team)s against %(opponent)s: 0 boards, so a walkover. It counts as a won match but "
             "pays no MP, as the match was not played (§ 411B4)."
+        ),
+    ),
+    "TEAM_DOUBLE_ROUND_ROBIN": (
+        INFO,
+        _(
+            "%(group)s: every two teams met twice, a double round robin, so the bonus is paid for each round on its "
+            "own, for its matches (§ 405A6). Each round's placing is ranked on the VP the teams scored in it, equal "
+            "totals sharing (D-Q65): first round %(first)s; second round %(second)s."
         ),
     ),
     "HANDICAP_NOMINAL": (

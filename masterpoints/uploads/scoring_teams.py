@@ -7,6 +7,7 @@ issues, and imports nothing from ``scoring`` (the dispatch stays there).
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 from masterpoints.engine.common import PlayerAward, RequestError
@@ -87,29 +88,107 @@ def dbf_team_awards(preview: Preview, rules, *, boards: int) -> tuple[list[Playe
 
 def _bp_standings(preview: Preview, matches, split: str, issues: list, event_boards: int) -> list:
     """Each group's final placing for the BP bonus (§ 412B): its row when split by strength, K and boards of
-    the A row for the rows below (§ 412B2, D-Q20), and the Swiss fact of § 405A5 (named in the preview)."""
+    the A row for the rows below (§ 412B2, D-Q20), the Swiss fact of § 405A5, and a double round robin's two
+    placings (§ 405A6, :func:`double_round_robin`), each named in the preview."""
     standings = []
     top: tuple[int, int] | None = None
     for group in preview.groups:
         per_team, boards = _matches_per_team(preview, group, matches, event_boards)
+        rounds = double_round_robin(preview, group)
+        if rounds is not None:
+            per_team //= 2  # § 405A6: each round's bonus for its own n - 1 matches
+            issues.append(_double_issue(group, rounds))
         top = top or (per_team, boards)
         form = team_format(preview, group)
         if form == "monrad":
             issues.append(_swiss_issue(group, per_team))
-        standings.append(
-            dbf_teams.Standing(
-                key=group.group.key,
-                teams=group.group.field_size,
-                matches=per_team,
-                boards=boards,
-                entries=tuple(standing_entry(line, per_team * boards) for line in group.entries),
-                row=group.row_number if split == "strength" else 1,
-                format=form,
-                top_row_matches=top[0] if split == "strength" else None,
-                top_row_boards=top[1] if split == "strength" else None,
+        entries = tuple(standing_entry(line, per_team * boards) for line in group.entries)
+        placings = [(group.group.key, entries)]
+        if rounds is not None:
+            placings = [
+                (f"{group.group.key}#{index}", tuple(_placed(entry, places) for entry in entries))
+                for index, places in enumerate(rounds, start=1)
+            ]
+        for key, placed in placings:
+            standings.append(
+                dbf_teams.Standing(
+                    key=key,
+                    teams=group.group.field_size,
+                    matches=per_team,
+                    boards=boards,
+                    entries=placed,
+                    row=group.row_number if split == "strength" else 1,
+                    format=form,
+                    top_row_matches=top[0] if split == "strength" else None,
+                    top_row_boards=top[1] if split == "strength" else None,
+                )
             )
-        )
     return standings
+
+
+def double_round_robin(preview: Preview, group: GroupLine) -> list[dict[str, tuple[int, int]]] | None:
+    """The placing of each of the two rounds of a double round robin, by entry key, or ``None`` when the group's
+    matches are no double round robin (every two teams of it met exactly twice in the file).
+
+    § 405A6 "Hvis der spilles en dobbelt serieturnering, således at alle hold møder hinanden i to fulde kampe,
+    uddeles MP for de to omgange uafhængigt af hinanden, og der beregnes en eventuel bonus for hver af omgangene
+    for sig." The matches already pay one by one; the bonus is paid per round, each for n - 1 matches.
+
+    D-Q65 (§ 405A6 "der beregnes en eventuel bonus for hver af omgangene for sig"; a results file gives only the
+    final placing): a round's placing is the ranking on the VP each team scored in that round's matches (board
+    points for a board-a-match event); equal totals share the places they cover, as ties do (§ 405B3). The
+    first meeting of two teams in the file is of the first round, the second of the second. The preview names
+    both placings (TEAM_DOUBLE_ROUND_ROBIN); an organiser whose rounds were decided otherwise (a tie-break) files
+    the rounds as two uploads."""
+    keys = {line.entry.number: line.entry.key for line in group.entries}
+    meetings: dict[tuple[str, str], list[tuple[str, Fraction, Fraction]]] = {}
+    seen = set()
+    for match in preview.event.matches:
+        if match.opponent is None or match.team not in keys or match.opponent not in keys:
+            continue
+        pair = tuple(sorted((match.team, match.opponent)))
+        if (pair, match.session, match.round) in seen:
+            continue
+        seen.add((pair, match.session, match.round))
+        mine = match.vp if match.vp is not None else match.score
+        theirs = match.opponent_vp if match.opponent_vp is not None else match.opponent_score
+        meetings.setdefault(pair, []).append((match.team, Fraction(mine or 0), Fraction(theirs or 0)))
+    teams = len(keys)
+    if teams < 2 or len(meetings) != teams * (teams - 1) // 2 or any(len(m) != 2 for m in meetings.values()):
+        return None
+    rounds = []
+    for index in (0, 1):
+        totals = dict.fromkeys(keys, Fraction(0))
+        for pair, listed in meetings.items():
+            team, mine, theirs = listed[index]
+            other = pair[1] if team == pair[0] else pair[0]
+            totals[team] += mine
+            totals[other] += theirs
+        rounds.append({keys[number]: _tied_places(totals, number) for number in keys})
+    return rounds
+
+
+def _tied_places(totals: dict[str, Fraction], number: str) -> tuple[int, int]:
+    better = sum(1 for value in totals.values() if value > totals[number])
+    equal = sum(1 for value in totals.values() if value == totals[number])
+    return better + 1, better + equal
+
+
+def _placed(entry: dbf_events.Entry, places: dict[str, tuple[int, int]]) -> dbf_events.Entry:
+    first, last = places[entry.entry]
+    return dataclasses.replace(entry, first=first, last=last)
+
+
+def _double_issue(group: GroupLine, rounds: list[dict[str, tuple[int, int]]]):
+    names = {line.entry.key: line.entry.name or line.entry.number for line in group.entries}
+
+    def placing(places: dict[str, tuple[int, int]]) -> str:
+        ordered = sorted(places.items(), key=lambda item: (item[1], item[0]))
+        shown = [(f"{first}" if first == last else f"{first}-{last}", names[key]) for key, (first, last) in ordered]
+        return ", ".join(f"{place}. {name}" for place, name in shown)
+
+    params = {"group": group_label(group), "first": placing(rounds[0]), "second": placing(rounds[1])}
+    return CheckIssue("TEAM_DOUBLE_ROUND_ROBIN", params=params)
 
 
 def _matches_per_team(preview: Preview, group: GroupLine, matches, event_boards: int) -> tuple[int, int]:
