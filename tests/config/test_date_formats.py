@@ -16,3 +16,16 @@ def test_english_dates_are_iso_and_danish_and_croatian_keep_their_own():
         assert date_format(DAY) == "6. april 2027"
     with translation.override("hr"):
         assert date_format(DAY) == "6. travnja 2027."
+
+
+def test_a_danish_sanction_mail_writes_the_day_as_danes_do():
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    application = SimpleNamespace(date=DAY, end_date=None)
+    with translation.override("da"):
+        text = render_to_string("emails/_sanction_facts.txt", {"application": application})
+    assert "tirsdag 6. april 2027" in text
+    with translation.override("en"):
+        assert "Tuesday 2027-04-06" in render_to_string("emails/_sanction_facts.txt", {"application": application})
