@@ -43,28 +43,40 @@ class TitleMailForm(forms.Form):
         return month_parse(self.cleaned_data["month"])
 
 
-#: What a job's figures count, in words (issue 38: not the stored keys). A key not named here is shown with
-#: its underscores as spaces.
+#: What a job's figures count, in words (issue 38: not the stored keys), first by the job's kind where the same
+#: key counts different things (``sent``: club mails or players' statements). A key not named here is shown
+#: with its underscores as spaces (the register import's ``players_added``).
 FIGURE_LABELS = {
     "players_changed": gettext_lazy("players whose standing changed"),
     "standings_written": gettext_lazy("standings written"),
     "titles_registered": gettext_lazy("titles or categories registered"),
     "queued": gettext_lazy("club mails queued"),
     "already_queued": gettext_lazy("club mails queued before"),
-    "already_sent": gettext_lazy("club mails sent before"),
     "busy": gettext_lazy("clubs another run was mailing"),
-    "nothing": gettext_lazy("clubs with nothing to announce"),
     "failed": gettext_lazy("mails that failed"),
-    "sent": gettext_lazy("mails sent"),
     "announced": gettext_lazy("titles announced"),
     "homeless": gettext_lazy("new titles without a home club"),
     "unchanged": gettext_lazy("rows unchanged"),
     "waiting": gettext_lazy("rows waiting"),
 }
+FIGURE_LABELS_BY_KIND = {
+    JobRun.Kind.TITLE_MAIL: {
+        "already_sent": gettext_lazy("club mails sent before"),
+        "nothing": gettext_lazy("clubs with nothing to announce"),
+        "sent": gettext_lazy("mails sent"),
+    },
+    JobRun.Kind.PLAYER_NOTICES: {
+        "already_sent": gettext_lazy("statements sent before"),
+        "nothing": gettext_lazy("players with nothing registered"),
+        "sent": gettext_lazy("statements sent"),
+        "no_address": gettext_lazy("players without an e-mail address"),
+    },
+}
 
 
-def figure_label(key: str) -> str:
-    return str(FIGURE_LABELS.get(key, key.replace("_", " ")))
+def figure_label(key: str, kind: str = "") -> str:
+    label = FIGURE_LABELS_BY_KIND.get(kind, {}).get(key) or FIGURE_LABELS.get(key)
+    return str(label) if label else key.replace("_", " ")
 
 
 def duration_words(seconds: float) -> str:
@@ -113,7 +125,7 @@ class JobRunAdmin(ReadOnlyAdmin):
     @admin.display(description=gettext_lazy("figures"))
     def figures_shown(self, obj):
         figures = obj.figures if isinstance(obj.figures, dict) else {}
-        shown = [(figure_label(key), value) for key, value in figures.items()]
+        shown = [(figure_label(key, obj.kind), value) for key, value in figures.items()]
         return format_html_join(", ", "{}: {}", shown) or "–"
 
     def changelist_view(self, request, extra_context=None):

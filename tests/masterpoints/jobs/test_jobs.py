@@ -400,3 +400,11 @@ def test_a_job_duration_is_said_in_words_issue_38():
     from masterpoints.jobs.admin import duration_words
 
     assert [duration_words(s) for s in (0.4, 42, 185, 3720)] == ["under a second", "42 s", "3 min 5 s", "1 h 2 min"]
+
+
+def test_a_figure_is_named_by_what_it_counts_in_its_job_issue_38():
+    from masterpoints.jobs.admin import figure_label
+
+    assert figure_label("sent", JobRun.Kind.TITLE_MAIL) == "mails sent"
+    assert figure_label("sent", JobRun.Kind.PLAYER_NOTICES) == "statements sent"
+    assert figure_label("players_added", JobRun.Kind.REGISTER_IMPORT) == "players added"
