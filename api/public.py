@@ -259,7 +259,13 @@ def _player_json(request, player: Player, standing: Standing | None) -> dict:
             "computed": status.computed or None,
             "next": None
             if upcoming is None
-            else {"title": upcoming.title, "missing": dict(upcoming.missing), "all_needed": upcoming.every_kind_needed},
+            else {
+                "title": upcoming.title,
+                "missing": dict(upcoming.missing),
+                # Per kind, a higher title its missing amount reaches first (issue 38); absent: the title above.
+                "reaches": dict(upcoming.reaches),
+                "all_needed": upcoming.every_kind_needed,
+            },
         },
         "ranks": {"federation": ranks.federation, "district": ranks.district, "club": ranks.club},
         "seasons": {

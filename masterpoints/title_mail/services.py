@@ -113,7 +113,8 @@ class CloseMember:
     player: object
     title: str
     next_title: str
-    missing: list[tuple[str, str]]
+    #: ``(kind, amount, reaches)``: ``reaches`` names a higher title the amount reaches first (issue 38).
+    missing: list[tuple[str, str, str]]
 
 
 @dataclass
@@ -195,7 +196,7 @@ def close_members(club: Club, *, exclude: set[int] = frozenset()) -> list[CloseM
             status = title_status(standing.player, standing, book=book)
             if status.next is None:
                 continue
-            missing = [(kind, amount) for kind, amount in status.next.missing if amount not in (None, "0")]
+            missing = [row for row in status.next.rows if row[1] not in (None, "0")]
             close.append(CloseMember(standing.player, status.title, status.next.title, missing))
     return sorted(close, key=lambda item: (item.player.last_name, item.player.first_name, item.player.number))
 
