@@ -59,6 +59,8 @@ PLAYING_TIME_CHOOSE         error     several playing times that weekday, no sta
 PLAYING_TIME_NOT_AT_TIME    warning   the file's start time is in none of the club's playing times that weekday (§ 452A)
 PLAYING_TIME_OTHER_CLUB     error     the playing time chosen is not one of the organising club's (§ 452A)
 SANCTION_USED               error     the club's sanction for the date already pays another tournament (§ 403B1, B7)
+BP_PARTIAL_OF_SP_GP         error     a club's BP on a day of its SP/GP sanction: a partial result (§ 405B7e, D-Q66)
+BP_BESIDE_SP_GP             info      the same, the director stated it is another tournament or the qualification
 SANCTION_FEW_CLUBS          error     fewer than 5 clubs in a sanctioned tournament's entry list (§ 403B5c, B6c)
 SANCTION_ONE_CLUB_MAJORITY  error     more than half of a sanctioned tournament's players from one club (§ 403B5c, B6c)
 RECOGNISED_WRONG_YEAR       error     the chosen entry of HBS's list is for another year than the event (H-1)
@@ -253,6 +255,22 @@ CATALOGUE = {
             "pays no MP, as the match was not played (§ 411B4)."
         ),
     ),
+    "BP_PARTIAL_OF_SP_GP": (
+        E,
+        _(
+            "The club's %(category)s tournament %(name)s (sanction for %(date)s to %(end_date)s) is held on this "
+            "day: BP are not awarded for partial results of a tournament with SP or GP (§ 405B7e). If this is "
+            "another tournament, or the qualification held before the final, upload again and say so (D-Q66)."
+        ),
+    ),
+    "BP_BESIDE_SP_GP": (
+        INFO,
+        _(
+            "The club's %(category)s tournament %(name)s (sanction for %(date)s to %(end_date)s) is held on this "
+            "day; you stated that this BP tournament is not a partial result of it, or is its qualification "
+            "(§ 405B7e, D-Q66)."
+        ),
+    ),
     "TEAM_DOUBLE_ROUND_ROBIN": (
         INFO,
         _(
@@ -263,10 +281,7 @@ CATALOGUE = {
     ),
     "HANDICAP_NOMINAL": (
         INFO,
-        _(
-            "A handicap event: its %(category)s go by the nominal result without the handicap, so by the places "
-            "computed from the scores shown here (%(rule)s)."
-        ),
+        _("A handicap event: its %(category)s go by the nominal result, the places from the scores shown (%(rule)s)."),
     ),
     "HANDICAP_RESULT": (
         INFO,

@@ -98,6 +98,11 @@ class ResultUploadForm(forms.Form):
         required=False,
         help_text=_("A tournament with a sanction may then have fewer than 5 clubs, or more than half from one."),
     )
+    bp_not_partial = forms.BooleanField(
+        label=_("Not a session of the club's SP or GP tournament of these days, or its qualification (§ 405B7e)"),
+        required=False,
+        help_text=_("BP are not awarded for partial results of a tournament with SP or GP."),
+    )
     recognised = forms.ModelChoiceField(
         label=_("Listed tournament (HBS)"),
         required=False,
@@ -157,6 +162,7 @@ class ResultUploadForm(forms.Form):
                 "simultaneous_event",
                 "special",
                 "no_outside_entries_refused",
+                "bp_not_partial",
             ):
                 del self.fields[name]
             self.fields["event_form"].choices = [
@@ -215,6 +221,7 @@ class ResultUploadForm(forms.Form):
             facts.update(split_by_strength=data["split_by_strength"], met=data.get("met"), robots=data["robots"])
             facts["bye_vp"] = str(data["bye_vp"]) if data.get("bye_vp") is not None else ""  # § 421B, D-Q23
             facts.update(self.claim_facts(), no_outside_entries_refused=data["no_outside_entries_refused"])
+            facts["bp_not_partial"] = data["bp_not_partial"]  # § 405B7e, D-Q66
         return facts
 
     def claim_facts(self) -> dict:

@@ -129,6 +129,10 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
         preview.issues += found.issues
         if found.issues or found.kind != "none":
             allowed = (*allowed, category)
+    if info.sanctions and category == "BP" and upload.club_id and event.date:  # § 405B7e, D-Q66
+        preview.issues += sanctions.partial_result_issues(
+            club=upload.club, on_date=event.date, bp_not_partial=bool(facts.get("bp_not_partial"))
+        )
     # Every kind the upload awards (``facts["kinds"]``: a list entry's, or import_results' --kinds for HBS
     # transition rules 2 and 5), each by what the organiser may award on the event's date (H-1).
     for kind in dict.fromkeys([category, *(kind for kind, _s in facts.get("kinds") or ())]):

@@ -115,6 +115,35 @@ def _granted(*, club: Club, category: str, on_date: datetime.date, event_key: st
     return EventSanction(kind=sanction.quota, sanction=sanction, issues=[info])
 
 
+def partial_result_issues(*, club: Club, on_date: datetime.date, bp_not_partial: bool) -> list[CheckIssue]:
+    """A club's BP upload on a day its granted SP or GP sanction covers: refused as a partial result of that
+    tournament (``BP_PARTIAL_OF_SP_GP``) unless the director states it is not one (``BP_BESIDE_SP_GP``).
+
+    § 405B7e "Det er ikke tilladt at uddele BP for delresultater i en turnering med SP eller GP, men afholdes
+    forinden finalen en kvalifikationsturnering, kan der uddeles BP efter § 405B6 og reglerne i § 421 - § 446."
+
+    D-Q66 (§ 405B7e with § 403B1, a sanction for a named tournament on its days): a club's BP upload dated on a
+    day of its SP/GP sanction is taken as a session of that tournament, so its BP are refused, unless the
+    director states (the upload's ``bp_not_partial``) that it is another tournament or the qualification held
+    before the final, which the text lets pay BP; the preview then names the sanction and that statement. A
+    district's, circle's or DBf's SP/GP tournament has no sanction to find, and is not checked."""
+    sanction = (
+        Sanction.objects.filter(club=club, category__in=("SP", "GP"), date__lte=on_date, end_date__gte=on_date)
+        .select_related("application")
+        .order_by("-granted_at", "-pk")
+        .first()
+    )
+    if sanction is None:
+        return []
+    params = {
+        "name": sanction.application.name,
+        "category": sanction.category,
+        "date": sanction.date,
+        "end_date": sanction.end_date,
+    }
+    return [CheckIssue("BP_BESIDE_SP_GP" if bp_not_partial else "BP_PARTIAL_OF_SP_GP", params=params)]
+
+
 def sanction_used_issue(sanction: Sanction, tournament: Tournament) -> CheckIssue:
     """``SANCTION_USED``: ``sanction`` already pays ``tournament``, another event (§ 403B1, § 403B7, D-Q24)."""
     return CheckIssue(
