@@ -12,6 +12,7 @@ from masterpoints.models import Award
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm
 from tests.factories import make_player, make_upload
+from tests.masterpoints.uploads.player_page import page_shows
 from tests.masterpoints.uploads.test_quota_boards import DAY, NUMBERS, pbn
 
 
@@ -39,3 +40,4 @@ def test_a_half_sanction_of_30_boards_pays_half_the_half_quota_403b2_405b7c_d_q6
     base = scale(ScaleRequest(form="pairs", category="SP", participants=12, boards=42), rules_for(world.dbf, DAY))
     # 12 pairs, M = 1: the winner's 12.0 SP × ½ (27–41 boards) = 6.0 SP, × ½ again for the half sanction = 3.0 SP.
     assert (base.share_units(1, 1), full, half) == (120, 60, 30)
+    assert page_shows(world, NUMBERS[0], "Klub half", "3.0 SP") and page_shows(world, NUMBERS[0], "Klub full", "6.0 SP")

@@ -9,6 +9,7 @@ contradiction is a warning naming § 421A (FORM_CONTRADICTS_MATCHES).
 
 from __future__ import annotations
 
+from tests.masterpoints.uploads.player_page import page_shows
 from tests.masterpoints.uploads.team_files import preview_and_confirm, register, round_robin, team_csv, team_numbers
 
 FOUR = [(1, team, team, 18) for team in (1, 2, 3, 4)]
@@ -24,6 +25,7 @@ def test_three_6_board_matches_filed_as_teams_are_a_mini_team_event_paid_on_the_
     (named,) = [issue for issue in preview.issues if issue.code == "MINIHOLD_BY_MATCHES"]
     assert named.params["boards"] == "6"
     assert "TEAM_SHARE_ESTIMATED" not in {issue.code for issue in preview.issues}
+    assert page_shows(world, team_numbers(1, 1)[0], "Holdturnering", "12 BP")
 
 
 def test_two_16_board_matches_declared_mini_teams_are_named_as_a_contradiction_421a(world, personas):

@@ -20,6 +20,7 @@ from masterpoints.models import Award
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import make_player
+from tests.masterpoints.uploads.player_page import page_shows
 
 NUMBERS = [str(52001 + i) for i in range(24)]
 DAY = datetime.date(2025, 2, 3)
@@ -73,6 +74,7 @@ def test_each_pairs_30_boards_set_the_half_sp_quota_not_the_42_travellers_405b7c
     (named,) = [issue for issue in preview.issues if issue.code == "QUOTA_BOARDS"]
     assert (named.params["declared"], named.params["counted"], named.params["used"]) == (30, 42, 30)
     assert named.severity == "warning"
+    assert page_shows(world, NUMBERS[0], "Distriktsturnering", f"{paid[NUMBERS[0]] / 10:.1f} SP")
 
 
 def test_the_directors_board_count_wins_and_nothing_is_assumed_d_q63(world, personas):

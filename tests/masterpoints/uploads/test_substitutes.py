@@ -16,6 +16,7 @@ from masterpoints.models import Award
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import make_player
+from tests.masterpoints.uploads.player_page import page_shows
 
 DAY = datetime.date(2025, 3, 14)
 NUMBERS = [str(43001 + i) for i in range(25)]  # 12 pairs and a substitute
@@ -65,6 +66,7 @@ def test_the_substitute_of_a_player_who_played_exactly_half_gets_nothing_405b7b_
     assert paid.get(substitute, 0) == 0
     (assumed,) = [issue for issue in preview.issues if issue.code == "SUBSTITUTE_ASSUMED"]
     assert (assumed.params["substitute"], assumed.params["player"]) == (f"P {substitute}", f"P {b}")
+    assert page_shows(world, b, "Distrikt", f"{paid[b] / 10:.1f} SP")
 
 
 def test_the_substitute_of_a_player_who_played_less_than_half_is_paid_instead_405b7b(world, personas):
@@ -72,3 +74,4 @@ def test_the_substitute_of_a_player_who_played_less_than_half_is_paid_instead_40
     _preview, paid = confirmed(world, personas, rows_with([(a, 60), (b, 20), (substitute, 40)]))
     assert paid[a] == paid[substitute] > 0
     assert paid.get(b, 0) == 0
+    assert page_shows(world, substitute, "Distrikt", f"{paid[substitute] / 10:.1f} SP")

@@ -10,6 +10,7 @@ through the real path (team CSV → preview → confirm → ledger).
 
 from __future__ import annotations
 
+from tests.masterpoints.uploads.player_page import page_shows
 from tests.masterpoints.uploads.team_files import (
     preview_and_confirm,
     register,
@@ -31,6 +32,7 @@ def test_team_rows_split_by_strength_pay_each_row_its_value_and_bonus_405a2_412a
     assert {paid[n] for n in team_numbers(2, 5)} == {62}
     (rows,) = [issue for issue in preview.issues if issue.code == "TEAM_ROWS_BY_STRENGTH"]
     assert "18 BP" in rows.params["rows"] and "14 BP" in rows.params["rows"]
+    assert page_shows(world, team_numbers(2, 5)[0], "Holdturnering", "14 BP")
 
 
 def test_team_rows_split_at_random_pay_16_a_match_in_every_row_412a1(world, personas):
@@ -39,6 +41,7 @@ def test_team_rows_split_at_random_pay_16_a_match_in_every_row_412a1(world, pers
     preview, paid = preview_and_confirm(world, personas, data, category="BP", split_by_strength=False)
     assert {paid[n] for n in team_numbers(1, 1) + team_numbers(2, 5)} == {78}
     assert "TEAM_ROWS_BY_STRENGTH" not in {issue.code for issue in preview.issues}
+    assert page_shows(world, team_numbers(2, 5)[0], "Holdturnering", "16 BP")
 
 
 #: Eight teams, three Swiss rounds, nobody meets a team twice; the lower number wins every match.
@@ -65,6 +68,7 @@ def test_a_swiss_team_event_pays_the_bonus_as_for_matches_plus_one_teams_405a5(w
     assert {paid[n] for n in team_numbers(1, 1)} == {3 * 16 + 30}
     (swiss,) = [issue for issue in preview.issues if issue.code == "TEAM_SWISS_BONUS"]
     assert (swiss.params["teams"], swiss.params["matches"], swiss.params["effective"]) == (8, 3, 4)
+    assert page_shows(world, team_numbers(1, 1)[0], "Holdturnering", "30 BP")
 
 
 def test_a_walkover_counts_as_a_match_but_pays_no_mp_411b4(world, personas):
@@ -77,3 +81,4 @@ def test_a_walkover_counts_as_a_match_but_pays_no_mp_411b4(world, personas):
     assert {paid[n] for n in team_numbers(1, 1)} == {2 * 16 + 30}
     (walkover,) = [issue for issue in preview.issues if issue.code == "TEAM_WALKOVER"]
     assert (walkover.params["team"], walkover.params["opponent"]) == ("1", "4")
+    assert page_shows(world, team_numbers(1, 1)[0], "Holdturnering", "30 BP")
