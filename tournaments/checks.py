@@ -26,18 +26,6 @@ IMPORT_UNCHANGED            info      import_results: current from this very fil
 IMPORT_EVENT_TWICE          error     import_results: an earlier file of the same run is the same event (re-upload key)
 TEAM_SHARE_ESTIMATED        warning   a team player's boards per match were estimated from the event total
 ZERO_BOARDS                 warning   0 boards recorded for an entry or player: absent, not in N, no points (§ 405B1)
-TEAM_ROWS_BY_STRENGTH       info      team rows split by strength: each row's value per won match, top first (§ 405A2)
-TEAM_SWISS_BONUS            info      not every team met every other: the bonus is as for K + 1 teams (§ 405A5)
-MINIHOLD_BY_MATCHES         info      the file's team matches make a mini-team event, scored as one (§ 421A, D-Q61)
-FORM_CONTRADICTS_MATCHES    warning   the declared team form contradicts what the file's matches make (§ 421A, D-Q61)
-MINIHOLD_BYES_FILE_PLACES   info      a mini-team row with byes keeps the file's places: no bye score (§ 421B, D-Q23)
-MINIHOLD_BYE_PLACE_CHANGED  info      the organiser's bye score changes a mini-team's file place (§ 421B, D-Q23)
-QUOTA_BOARDS                warning   declared and travellers' boards differ: the declared set the quota (D-Q63)
-SUBSTITUTE_ASSUMED          warning   a pair's third player taken as substitute for the one with fewest boards (D-Q62)
-TEAM_WALKOVER               info      a match with 0 boards is a walkover: counted as won, no MP (§ 411B4)
-TEAM_DOUBLE_ROUND_ROBIN     info      teams met twice: a bonus per round, each ranked on its VP (§ 405A6, D-Q65)
-HANDICAP_NOMINAL            info      a handicap event's MP go by the nominal result: places from the scores (§ 405B6f)
-HANDICAP_RESULT             info      a handicap event's SP/GP go by the handicap result, the file's places (D-Q17)
 ENTRIES_TOO_MANY            error     more entries than one event holds (masterpoints.uploads.bounds)
 PLAYERS_TOO_MANY            error     more players in one entry than a team with substitutes (bounds)
 VALUE_TOO_LONG              error     a value longer than the column a confirm writes it to keeps (bounds)
@@ -59,8 +47,6 @@ PLAYING_TIME_CHOOSE         error     several playing times that weekday, no sta
 PLAYING_TIME_NOT_AT_TIME    warning   the file's start time is in none of the club's playing times that weekday (§ 452A)
 PLAYING_TIME_OTHER_CLUB     error     the playing time chosen is not one of the organising club's (§ 452A)
 SANCTION_USED               error     the club's sanction for the date already pays another tournament (§ 403B1, B7)
-BP_PARTIAL_OF_SP_GP         error     a club's BP on a day of its SP/GP sanction: a partial result (§ 405B7e, D-Q66)
-BP_BESIDE_SP_GP             info      the same, the director stated it is another tournament or the qualification
 SANCTION_FEW_CLUBS          error     fewer than 5 clubs in a sanctioned tournament's entry list (§ 403B5c, B6c)
 SANCTION_ONE_CLUB_MAJORITY  error     more than half of a sanctioned tournament's players from one club (§ 403B5c, B6c)
 RECOGNISED_WRONG_YEAR       error     the chosen entry of HBS's list is for another year than the event (H-1)
@@ -73,6 +59,7 @@ PARALLEL_RANKINGS           info      one session ranked in groups (directions, 
 DIRECTOR_NOT_LICENSED       error     an internet tournament reported by someone without a valid HBS licence (rule 10)
 STRENGTH_TOO_HIGH           error     the strength S is above the HBS rule set's strength_maximum (H-4)
 STRENGTH_UNUSUAL            warning   the strength S is outside the HBS rule set's usual range (H-4)
+(the DBf upload's facts)    …         what the DBf scoring read or assumed: :mod:`tournaments.checks_dbf`
 ==========================  ========  ===================================================================
 """
 
@@ -85,6 +72,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from federation.refusals import plain_value, shown_value
+from tournaments.checks_dbf import DBF_FACTS
 from tournaments.importers.issues import Location, Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -186,109 +174,6 @@ CATALOGUE = {
         _(
             "The %(field)s %(value)s is outside what the office keeps: from %(minimum)s to %(limit)s. Correct it in "
             "the scoring program and upload the file again."
-        ),
-    ),
-    "TEAM_ROWS_BY_STRENGTH": (
-        INFO,
-        _(
-            "The rows were split by strength, the file's first row the strongest: a won match pays each player "
-            "%(rows)s, and each row's bonus follows its row (§ 405A2, § 412A2, § 412B2, § 413A2–4)."
-        ),
-    ),
-    "TEAM_SWISS_BONUS": (
-        INFO,
-        _(
-            "%(group)s: not every team met every other (%(teams)s teams, %(matches)s matches each), so the bonus is "
-            "as for %(effective)s teams, the matches + 1 (§ 405A5)."
-        ),
-    ),
-    "MINIHOLD_BY_MATCHES": (
-        INFO,
-        _(
-            "The file's matches (%(boards)s boards each, more than two a session) make a mini-team event by "
-            "§ 421A: it is scored as one, on the final placing (§ 406B, § 422), with no bonus (§ 421C)."
-        ),
-    ),
-    "FORM_CONTRADICTS_MATCHES": (
-        W,
-        _(
-            "You declared the form %(declared)s, but the file's matches (%(boards)s boards each) make the other "
-            "form by § 421A (a mini-team event has more than two matches a session, each of 2 to 11 boards). It is "
-            "scored as you declared: check the form before confirming."
-        ),
-    ),
-    "MINIHOLD_BYES_FILE_PLACES": (
-        INFO,
-        _(
-            "%(group)s has byes. The file's places stand, as no substitute score for a bye was given (§ 421B: one "
-            "“may” be given, e.g. 13 VP on the 20/0 scale). If the organiser gave one, enter it in the form."
-        ),
-    ),
-    "MINIHOLD_BYE_PLACE_CHANGED": (
-        INFO,
-        _(
-            "%(entry)s is placed %(place)s for the points, not %(file_place)s as in the file: %(vp)s VP with "
-            "%(bye_vp)s VP for each bye, the substitute score the organiser gave (§ 421B, D-Q23)."
-        ),
-    ),
-    "QUOTA_BOARDS": (
-        W,
-        _(
-            "The file says each entry played %(declared)s boards, its travellers hold %(counted)s. The quota "
-            "counts the boards the tournament has each participant play, so %(used)s (§ 405B6c, § 405B7b–c, "
-            "D-Q63). If another number is right, upload again with it in Boards."
-        ),
-    ),
-    "SUBSTITUTE_ASSUMED": (
-        W,
-        _(
-            "%(substitute)s (%(substitute_boards)s boards) is taken as the substitute of %(player)s "
-            "(%(player_boards)s boards), who played the fewest boards: the SP or GP go to the substitute only "
-            "instead of %(player)s, when %(player)s played less than half (§ 405B7b, D-Q62). The file's first players "
-            "are taken as those who began: if that is wrong, correct the order in the file."
-        ),
-    ),
-    "TEAM_WALKOVER": (
-        INFO,
-        _(
-            "Round %(round)s, %(team)s against %(opponent)s: 0 boards, so a walkover. It counts as a won match but "
-            "pays no MP, as the match was not played (§ 411B4)."
-        ),
-    ),
-    "BP_PARTIAL_OF_SP_GP": (
-        E,
-        _(
-            "The club's %(category)s tournament %(name)s (sanction for %(date)s to %(end_date)s) is held on this "
-            "day: BP are not awarded for partial results of a tournament with SP or GP (§ 405B7e). If this is "
-            "another tournament, or the qualification held before the final, upload again and say so (D-Q66)."
-        ),
-    ),
-    "BP_BESIDE_SP_GP": (
-        INFO,
-        _(
-            "The club's %(category)s tournament %(name)s (sanction for %(date)s to %(end_date)s) is held on this "
-            "day; you stated that this BP tournament is not a partial result of it, or is its qualification "
-            "(§ 405B7e, D-Q66)."
-        ),
-    ),
-    "TEAM_DOUBLE_ROUND_ROBIN": (
-        INFO,
-        _(
-            "%(group)s: every two teams met twice, a double round robin, so the bonus is paid for each round on its "
-            "own, for its matches (§ 405A6). Each round's placing is ranked on the VP the teams scored in it, equal "
-            "totals sharing (D-Q65): first round %(first)s; second round %(second)s."
-        ),
-    ),
-    "HANDICAP_NOMINAL": (
-        INFO,
-        _("A handicap event: its %(category)s go by the nominal result, the places from the scores shown (%(rule)s)."),
-    ),
-    "HANDICAP_RESULT": (
-        INFO,
-        _(
-            "A handicap event: its %(category)s go by the handicap result, so by the file's own places, not by the "
-            "places computed from the scores without handicap shown here (D-Q17; BP would go by those, § 405B6f). "
-            "%(changed)s entries are paid on another place than shown."
         ),
     ),
     "AWARD_DIFFERS": (INFO, _("%(entry)s: the file awards %(theirs)s, we award %(ours)s per player.")),
@@ -462,6 +347,7 @@ CATALOGUE = {
             "rule set %(rule_set)s (H-4): check S before confirming."
         ),
     ),
+    **DBF_FACTS,
 }
 
 
