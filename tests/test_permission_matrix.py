@@ -72,6 +72,9 @@ class Offers:
     actions: dict = field(default_factory=dict)
     list_change: bool = False  #: the change permission on the list only: its actions decide, rows are read-only
     other_app: bool = False  #: a model of Django or another app: no staff role has a permission on it
+    #: A rule book's workflow (``FederationScopedAdmin.workflow``): its pages answer 403 to staff who serve no
+    #: federation of that scheme (the world's federations are keyed by their scheme).
+    scheme: str = ""
 
 
 EDIT = frozenset({A, C, D})
@@ -94,18 +97,20 @@ OFFERS: dict[str, Offers] = {
     "office.officer": Offers(
         frozenset({A, D}), {"reset_second_factor": C}, list_change=True
     ),  # issue 33: a lost factor
-    "tournaments.recognisedtournament": Offers(EDIT),
-    "tournaments.touristapproval": Offers(frozenset({A, D}), {"approve": A, "refuse": A}, list_change=True),
-    "tournaments.directorlicence": Offers(frozenset({A, D}), {"revoke": A}, list_change=True),
-    "tournaments.sanctionapplication": Offers(actions={"approve": C, "refuse": C}, list_change=True),
-    "tournaments.sanction": Offers(list_change=True),
-    "tournaments.simultaneousevent": Offers(EDIT),
+    "tournaments.recognisedtournament": Offers(EDIT, scheme="hbs"),
+    "tournaments.touristapproval": Offers(
+        frozenset({A, D}), {"approve": A, "refuse": A}, list_change=True, scheme="hbs"
+    ),
+    "tournaments.directorlicence": Offers(frozenset({A, D}), {"revoke": A}, list_change=True, scheme="hbs"),
+    "tournaments.sanctionapplication": Offers(actions={"approve": C, "refuse": C}, list_change=True, scheme="dbf"),
+    "tournaments.sanction": Offers(list_change=True, scheme="dbf"),
+    "tournaments.simultaneousevent": Offers(EDIT, scheme="dbf"),
     "masterpoints.correctionrequest": Offers(actions={"assign_to_me": C, "refuse": C}, list_change=True),
     "masterpoints.correctionwindow": Offers(frozenset({A, C})),  # closed by its last day, never deleted
-    "masterpoints.cupseries": Offers(EDIT),  # one without recorded wins (a series with wins is kept)
-    "masterpoints.cupwin": Offers(),
-    "masterpoints.foreignconversion": Offers(EDIT),
-    "masterpoints.foreignpoints": Offers(frozenset({A}), {"approve": A, "refuse": A}, list_change=True),
+    "masterpoints.cupseries": Offers(EDIT, scheme="dbf"),  # one without recorded wins (a series with wins is kept)
+    "masterpoints.cupwin": Offers(scheme="dbf"),
+    "masterpoints.foreignconversion": Offers(EDIT, scheme="dbf"),
+    "masterpoints.foreignpoints": Offers(frozenset({A}), {"approve": A, "refuse": A}, list_change=True, scheme="dbf"),
     "masterpoints.officecase": Offers(list_change=True),  # resolved on its own page (issue 19)
     "masterpoints.provisionalplayer": Offers(list_change=True),  # credited on its own page (issue 35)
     "masterpoints.clubalias": Offers(frozenset({D})),  # recorded from an upload, removed here, never edited (D-Q40)
@@ -140,6 +145,8 @@ def expected(persona: str, label: str, page: str, row: str | None = None) -> str
     if not rule.admin:
         return LOGIN
     if offers.other_app and not rule.every_app:
+        return DENIED
+    if offers.scheme and offers.scheme not in rule.sees:
         return DENIED
     if page == "changelist":
         return OK
