@@ -16,6 +16,7 @@ from federation.models import Player
 from masterpoints.models import OfficeCase, ProvisionalPlayer
 from masterpoints.office_queue.forms import OfficeCaseResolveForm, ProvisionalCreditForm
 from masterpoints.office_queue.services import office_case_resolve, provisional_credit
+from masterpoints.templatetags.upload_tags import group_label
 
 
 class OpenFilter(admin.SimpleListFilter):
@@ -66,7 +67,7 @@ class OfficeCaseAdmin(DecidedByActionsAdmin):
         if obj.place_first is None:
             return "–"
         last = f"–{obj.place_last}" if obj.place_last and obj.place_last != obj.place_first else ""
-        return f"{obj.place_first}{last} {obj.group}".strip()
+        return f"{obj.place_first}{last} {group_label(obj.group)}".strip()
 
     @admin.display(description=_("resolution"))
     def resolve_link(self, obj):

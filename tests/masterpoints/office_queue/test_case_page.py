@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from masterpoints.models import OfficeCase
 from tests.masterpoints.office_queue.test_office_queue import case, tajnik  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -21,3 +22,11 @@ def test_the_case_page_shows_the_case_in_words(client, case, tajnik):  # noqa: F
     assert reverse("admin:masterpoints_officecase_resolve", args=[case.pk]) in page
     resolve = client.get(reverse("admin:masterpoints_officecase_resolve", args=[case.pk])).content.decode()
     assert "-/-/-" not in resolve
+
+
+def test_the_queue_list_leaves_an_unnamed_group_out_of_the_place_issue_38(client, case, tajnik):  # noqa: F811
+    """Issue 38 part 4: the list's place column reads "1", not "1 -/-/-" where the file named no group."""
+    OfficeCase.objects.filter(pk=case.pk).update(group="-/-/-", place_first=1, place_last=1)
+    client.force_login(tajnik)
+    page = client.get("/admin/masterpoints/officecase/").content.decode()
+    assert "-/-/-" not in page
