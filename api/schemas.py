@@ -47,6 +47,7 @@ class UploadFactsIn(Schema):
     simultaneous_event: str = Field("", max_length=20, description="DBf § 403A1: the simultaneous event's id.")
     special: Literal["", "top16", "top16_combined"] = Field("", description="DBf § 403A2: a top-16.")
     no_outside_entries_refused: bool = Field(False, description="DBf § 403B5c, B6c.")
+    team_table: str = Field("", max_length=40, description="DBf § 413B–F: the SP team event, empty for § 413A.")
     bp_not_partial: bool = Field(False, description="DBf § 405B7e: BP not a session of the club's SP/GP tournament.")
 
 

@@ -19,6 +19,8 @@ HANDICAP_NOMINAL            info      a handicap event's MP go by the nominal re
 HANDICAP_RESULT             info      a handicap event's SP/GP go by the handicap result, the file's places (D-Q17)
 BP_PARTIAL_OF_SP_GP         error     a club's BP on a day of its SP/GP sanction: a partial result (§ 405B7e, D-Q66)
 BP_BESIDE_SP_GP             info      the same, the director stated it is another tournament or the qualification
+TEAM_TABLE                  info      the SP team event the upload named pays by its own paragraph (§ 413B–F, D-Q67)
+TEAM_TABLE_ASSUMED          warning   a district's, circle's or DBf's SP team event paid as § 413A, none named (D-Q67)
 ==========================  ========  ===================================================================
 """
 
@@ -132,6 +134,19 @@ DBF_FACTS = {
             "A handicap event: its %(category)s go by the handicap result, so by the file's own places, not by the "
             "places computed from the scores without handicap shown here (D-Q17; BP would go by those, § 405B6f). "
             "%(changed)s entries are paid on another place than shown."
+        ),
+    ),
+    "TEAM_TABLE": (
+        INFO,
+        _("The team event is paid by the values and bonus of %(rule)s, the event chosen on the upload (D-Q67)."),
+    ),
+    "TEAM_TABLE_ASSUMED": (
+        W,
+        _(
+            "The SP of this team event are paid as a team event outside the pyramid (§ 413A: a value per won match, "
+            "no bonus). If it is a district's promotion tournament (§ 413C), a qualification for the 3rd division "
+            "(§ 413B), DBf's women's, school or junior qualification (§ 413D–E) or the festival's open teams "
+            "(§ 413F), upload again and choose it under Team event (D-Q67)."
         ),
     ),
 }

@@ -98,6 +98,19 @@ class ResultUploadForm(forms.Form):
         required=False,
         help_text=_("A tournament with a sanction may then have fewer than 5 clubs, or more than half from one."),
     )
+    team_table = forms.ChoiceField(
+        label=_("Team event"),
+        required=False,
+        choices=[
+            ("", _("an ordinary team event (BP § 412, SP § 413A)")),
+            ("sp_third_div_qual", _("SP: a qualification for the 3rd division (§ 413B)")),
+            ("sp_district_promotion", _("SP: a district's promotion tournament (§ 413C)")),
+            ("sp_women_school", _("SP: DBf's qualification for women's and school teams (§ 413D)")),
+            ("sp_junior_qual", _("SP: DBf's qualification for junior teams (§ 413E)")),
+            ("sp_festival", _("SP: the festival's open teams (§ 413F)")),
+        ],
+        help_text=_("The team pyramid's and the festival's events pay their own values and bonus."),
+    )
     bp_not_partial = forms.BooleanField(
         label=_("Not a session of the club's SP or GP tournament of these days, or its qualification (§ 405B7e)"),
         required=False,
@@ -163,6 +176,7 @@ class ResultUploadForm(forms.Form):
                 "special",
                 "no_outside_entries_refused",
                 "bp_not_partial",
+                "team_table",
             ):
                 del self.fields[name]
             self.fields["event_form"].choices = [
@@ -183,6 +197,8 @@ class ResultUploadForm(forms.Form):
         for name in ("simultaneous_event", "special"):
             if data.get(name) and data.get("category") != "SP":
                 self.add_error(name, _("Klubsølv, the simultaneous events and the top-16 award SP (§ 403A)."))
+        if data.get("team_table") and data.get("category") != "SP":
+            self.add_error("team_table", _("The team pyramid's and the festival's events award SP (§ 413B–F)."))
         if data.get("simultaneous_event") and data.get("special"):
             self.add_error("special", _("A tournament is either a simultaneous event (§ 403A1) or a top-16 (§ 403A2)."))
         chosen = data.get("playing_time") or ""
@@ -222,6 +238,7 @@ class ResultUploadForm(forms.Form):
             facts["bye_vp"] = str(data["bye_vp"]) if data.get("bye_vp") is not None else ""  # § 421B, D-Q23
             facts.update(self.claim_facts(), no_outside_entries_refused=data["no_outside_entries_refused"])
             facts["bp_not_partial"] = data["bp_not_partial"]  # § 405B7e, D-Q66
+            facts["team_table"] = data.get("team_table") or ""  # § 413B–F, D-Q67
         return facts
 
     def claim_facts(self) -> dict:

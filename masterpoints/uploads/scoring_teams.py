@@ -20,11 +20,38 @@ from tournaments.checks import CheckIssue
 
 #: The team table an upload uses by category when the director names none (§ 412A, § 413A; GP needs its own).
 DBF_TEAM_TABLES = {"BP": "bp", "SP": "sp_outside_pyramid"}
+#: The SP team events of § 413B–F the upload form offers (``facts["team_table"]``): DBf's pyramid and festival.
+DBF_SP_EVENTS = ("sp_third_div_qual", "sp_district_promotion", "sp_women_school", "sp_junior_qual", "sp_festival")
+
+
+def team_table(preview: Preview, rules, issues: list) -> str:
+    """The team table an SP/BP team upload pays by, named in the preview.
+
+    D-Q67 (§ 413 "SP i holdkampe udenfor holdpyramiden" (A) beside "SP i distrikternes oprykningsturneringer" (C),
+    the 3rd-division qualification (B), DBf's women's, school and junior qualifications (D, E) and "festivalens
+    åbne holdturnering" (F)): no results file says which of these an event is, so the upload asks
+    (``team_table``, one of :data:`DBF_SP_EVENTS`). Unasked, SP pay by § 413A; from a district, circle or DBf,
+    which hold the § 413B–F events, the preview says so as a warning (TEAM_TABLE_ASSUMED), instead of paying a
+    promotion tournament as § 413A in silence. A club's team event is § 413A's (§ 403: the pyramid and the
+    festival are DBf's and the districts'), so a club naming one of § 413B–F is refused. A chosen event is
+    named with its paragraph (TEAM_TABLE)."""
+    facts = preview.upload.facts
+    category, chosen = facts["category"], facts.get("team_table") or ""
+    if chosen and (category != "SP" or chosen not in DBF_SP_EVENTS):
+        raise RequestError("team_table", f"{chosen} is an SP team event of § 413B–F, not {category}")
+    if chosen and facts.get("organiser_kind", "club") == "club":
+        raise RequestError("team_table", "a club's team event pays SP by § 413A; § 413B–F are DBf's and districts'")
+    if chosen:
+        issues.append(CheckIssue("TEAM_TABLE", params={"rule": rules.team_table(chosen).source}))
+        return chosen
+    if category == "SP" and facts.get("organiser_kind", "club") != "club":
+        issues.append(CheckIssue("TEAM_TABLE_ASSUMED"))
+    return DBF_TEAM_TABLES.get(category)
 
 
 def dbf_team_awards(preview: Preview, rules, *, boards: int) -> tuple[list[PlayerAward], list]:
-    """A team event: MP per player per match from the file's VP (§ 406A, § 411B) and, for BP, the bonus for
-    the final placing (§ 412B).
+    """A team event: MP per player per match from the file's VP (§ 406A, § 411B) by the event's table
+    (:func:`team_table`) and the bonus for the final placing its table pays (§ 412B, § 413B–D, § 413F).
 
     Files give each player's boards for the whole event, not per match: a player with all of the team's
     boards played every match in full; one with fewer is taken to have played that share of every match
@@ -40,14 +67,14 @@ def dbf_team_awards(preview: Preview, rules, *, boards: int) -> tuple[list[Playe
     Returns the awards and the preview's issues.
     """
     facts, event = preview.upload.facts, preview.event
-    table = DBF_TEAM_TABLES.get(facts["category"])
+    issues: list = []
+    table = team_table(preview, rules, issues)
     if table is None:
         raise RequestError(
             "category",
             "GP team events pay by their own table (§ 414): the secretariat enters them under My office → "
             "Awards entered by the office (/office/awards/new/, § 451A)",
         )
-    issues: list = []
     rows = len(preview.groups)
     split = "strength" if facts.get("split_by_strength") and rows > 1 else "random"
     row_of = {line.entry.number: group.row_number for group in preview.groups for line in group.entries}
@@ -73,7 +100,8 @@ def dbf_team_awards(preview: Preview, rules, *, boards: int) -> tuple[list[Playe
         )
     if split == "strength":
         issues.append(_rows_issue(preview, table, rows, rules))
-    standings = _bp_standings(preview, matches, split, issues, boards) if facts["category"] == "BP" else []
+    bonus = rules.team_table(table).bonus  # § 412B's formula, § 413B–D's tables, § 413F's festival bonus, or none
+    standings = _bonus_standings(preview, matches, split, issues, boards, bonus) if bonus != "none" else []
     team_event = dbf_teams.TeamEvent(
         category=facts["category"],
         table=table,
@@ -86,15 +114,16 @@ def dbf_team_awards(preview: Preview, rules, *, boards: int) -> tuple[list[Playe
     return dbf_teams.team_event_awards(team_event, rules), issues
 
 
-def _bp_standings(preview: Preview, matches, split: str, issues: list, event_boards: int) -> list:
-    """Each group's final placing for the BP bonus (§ 412B): its row when split by strength, K and boards of
-    the A row for the rows below (§ 412B2, D-Q20), the Swiss fact of § 405A5, and a double round robin's two
-    placings (§ 405A6, :func:`double_round_robin`), each named in the preview."""
+def _bonus_standings(preview: Preview, matches, split: str, issues: list, event_boards: int, bonus: str) -> list:
+    """Each group's final placing for the bonus (§ 412B, § 413B–D, § 413F): its row (or level) when split by
+    strength, K and boards of the A row for the rows below (§ 412B2, D-Q20), the Swiss fact of § 405A5, and for
+    BP a double round robin's two placings (§ 405A6, :func:`double_round_robin`; the engine pays the SP tables
+    once, on the final placing), each named in the preview."""
     standings = []
     top: tuple[int, int] | None = None
     for group in preview.groups:
         per_team, boards = _matches_per_team(preview, group, matches, event_boards)
-        rounds = double_round_robin(preview, group)
+        rounds = double_round_robin(preview, group) if bonus == "formula" else None
         if rounds is not None:
             per_team //= 2  # § 405A6: each round's bonus for its own n - 1 matches
             issues.append(_double_issue(group, rounds))
