@@ -31,7 +31,7 @@ from masterpoints.public import selectors
 from masterpoints.public.filters import RankingListEntryFilter, StandingFilter
 from masterpoints.public.ledger import PlayerLedger
 from masterpoints.public.tables import balances, home_club_name, record_title
-from masterpoints.public.titles import title_status
+from masterpoints.standings.titles import title_status
 
 router = Router(tags=["public"])
 

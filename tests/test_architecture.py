@@ -238,3 +238,17 @@ def test_no_comparison_with_a_scheme_code_outside_the_engine_and_the_registry():
 )
 def test_the_scheme_check_recognises_a_comparison(line):
     assert SCHEME_COMPARISON.search(line)
+
+
+def test_the_public_pages_read_the_standings_and_notices_never_the_other_way():
+    """Issue 37: ``masterpoints.public`` imports the standings (balances, titles) and the notices (the player's
+    preferences); neither imports the public pages back, so each direction is one way."""
+    below = ("masterpoints.standings", "masterpoints.notices")
+    wrong = [
+        f"{module} -> {target}"
+        for module, targets in import_graph().items()
+        if module.startswith(below)
+        for target in targets
+        if target.startswith("masterpoints.public")
+    ]
+    assert wrong == []

@@ -9,7 +9,7 @@ from django.db.models import Exists, OuterRef, Q
 from clubs.models import Club, ClubMembership
 from federation.models import Federation, Player
 from masterpoints.engine.common import KIND_DECIMALS, format_units
-from masterpoints.public.titles import title_label
+from masterpoints.standings.titles import title_label
 
 #: The columns before the points: what a scoring program needs to know a player at the table, and no more
 #: (no e-mail, birth year, status or dues).

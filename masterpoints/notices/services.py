@@ -3,7 +3,7 @@
 A player with a login and an e-mail address who opted in gets, for each calendar month in which points were
 registered for them, one mail: the points registered that month (registered = the ledger row's
 ``created_at`` local date, the day § 404A counts a title from, D-Q21: ``masterpoints.standings.sums``), the
-title or category held and what is still missing for the next one (``masterpoints.public.titles
+title or category held and what is still missing for the next one (``masterpoints.standings.titles
 .title_status``, as the player page shows it), and a one-click unsubscribe link.
 
 Exactly once per player and month: the statement's :class:`MonthlyStatement` row (unique per player and
@@ -37,7 +37,7 @@ from federation.refusals import refusals
 from federation.services import audit_record
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.models import Award, MonthlyStatement, NoticePreference, Standing
-from masterpoints.public.titles import TitleStatus, title_status
+from masterpoints.standings.titles import TitleStatus, title_status
 
 _UNSUBSCRIBE_SALT = "masterpoints.notices.unsubscribe"
 

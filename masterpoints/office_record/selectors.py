@@ -12,7 +12,7 @@ from masterpoints.models import Award, CorrectionRequest, ProvisionalPlayer
 from masterpoints.office_record.models import TournamentWithdrawal
 from masterpoints.public.selectors import home_club, standing_of
 from masterpoints.public.tables import balances
-from masterpoints.public.titles import title_status
+from masterpoints.standings.titles import title_status
 from tournaments.models import Tournament
 
 #: Ledger rows per page of the record.

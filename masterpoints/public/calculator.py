@@ -7,7 +7,7 @@ from django.shortcuts import render
 from masterpoints.engine.cli import calculate
 from masterpoints.engine.common import RequestError
 from masterpoints.public.forms import CALCULATORS
-from masterpoints.public.titles import title_label
+from masterpoints.standings.titles import title_label
 
 
 def calculator(request):

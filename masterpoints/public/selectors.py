@@ -39,8 +39,8 @@ from masterpoints.models import (
     TitleAchievement,
 )
 from masterpoints.public.ranks import NOBODY, kept, rank_index
-from masterpoints.public.titles import rung_etui, title_label
 from masterpoints.standings.ladders import LadderBook
+from masterpoints.standings.titles import rung_etui, title_label
 from office.access import is_secretariat
 from tournaments.models import Tournament
 

@@ -25,7 +25,7 @@ from masterpoints.explanations import explained
 from masterpoints.models import Award, Standing
 from masterpoints.numbers import decimal_separator, kind_label, short_day, shown_units
 from masterpoints.public.listed import ListedRow
-from masterpoints.public.titles import title_label
+from masterpoints.standings.titles import title_label
 
 #: The point columns each scheme shows, in order.
 _ALL_POINTS = ("mp", "bp", "sp", "gp", "black", "red", "master")

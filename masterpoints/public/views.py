@@ -53,8 +53,8 @@ from masterpoints.public.tables import (
     shown_name,
     tournament_rows,
 )
-from masterpoints.public.titles import title_status
 from masterpoints.standings.services import player_hide_name_set
+from masterpoints.standings.titles import title_status
 from masterpoints.standings.versions import federation_in, standings_version_cached
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_detail

@@ -14,8 +14,8 @@ from federation.admin_base import ReadOnlyAdmin
 from masterpoints.jobs.admin import secretariat_federations
 from masterpoints.models import Standing, TitleAchievement
 from masterpoints.office_record.admin import PlayerRecordMixin
-from masterpoints.public.titles import title_label
 from masterpoints.standings.jobs import standings_rebuild_request
+from masterpoints.standings.titles import title_label
 
 
 @admin.register(Standing)

@@ -51,8 +51,8 @@ from federation.rulesets import rules_or_built_in
 from federation.schemes import scheme_of
 from federation.services import audit_record
 from masterpoints.models import Standing, TitleAchievement, TitleMailing
-from masterpoints.public.titles import rung_etui, title_label, title_status
 from masterpoints.standings.ladders import LadderBook
+from masterpoints.standings.titles import rung_etui, title_label, title_status
 
 logger = logging.getLogger(__name__)
 

@@ -27,12 +27,12 @@ from masterpoints.engine.hbs.rules import HBS_DRAFT
 from masterpoints.engine.ladders import DbfLadder, HbsLadder
 from masterpoints.models import Award, RankingListEntry, SeasonStanding, Standing, StandingsProof, TitleAchievement
 from masterpoints.public import selectors
-from masterpoints.public.titles import title_status
 from masterpoints.standings import rebuild
 from masterpoints.standings import services as standings
 from masterpoints.standings.services import standings_rebuild, standings_refresh_players
 from masterpoints.standings.sums import hbs_sort_key
 from masterpoints.standings.tasks import standings_update_players
+from masterpoints.standings.titles import title_status
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import pairs_from_numbers, registered_on, usebio_pairs
 
