@@ -66,3 +66,31 @@ def test_the_commission_sees_decide_at_1280_px_and_decides_on_a_phone(page, log_
     decide.click()
     page.get_by_label("grant", exact=True).wait_for()
     assert _scroll_width(page) <= 390
+
+
+def _links(page, prefix: str) -> list[str]:
+    hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
+    return sorted({href.split("?")[0] for href in hrefs if href.startswith(prefix)})
+
+
+@pytest.mark.parametrize(("login", "password"), [("secretariat", "pw-secretariat"), ("commission", "pw-commission")])
+def test_no_admin_list_or_record_a_staff_login_reaches_scrolls_sideways_at_1280_px(
+    page, log_in, personas, correction, login, password
+):
+    """Issue 38: every admin list the login's index offers, and the first record of each, fits 1280 px."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in(login, password)
+    page.goto("/admin/")
+    lists = [href for href in _links(page, "/admin/") if href.count("/") == 4 and not href.endswith("/add/")]
+    assert len(lists) > 10, lists
+    wide = []
+    for address in lists:
+        page.goto(address)
+        if _scroll_width(page) > 1280:
+            wide.append(address)
+        records = [href for href in _links(page, address) if href.endswith("/change/")][:1]
+        for record in records:
+            page.goto(record)
+            if _scroll_width(page) > 1280:
+                wide.append(record)
+    assert wide == []
