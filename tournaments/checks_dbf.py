@@ -21,6 +21,8 @@ BP_PARTIAL_OF_SP_GP         error     a club's BP on a day of its SP/GP sanction
 BP_BESIDE_SP_GP             info      the same, the director stated it is another tournament or the qualification
 TEAM_TABLE                  info      the SP team event the upload named pays by its own paragraph (§ 413B–F, D-Q67)
 TEAM_TABLE_ASSUMED          warning   a district's, circle's or DBf's SP team event paid as § 413A, none named (D-Q67)
+TOP16_NOT_ENTITLED          warning   a top-16's entrant not entitled by the club's top-16 list: a substitute (§ 452A)
+TOP16_LIST_EMPTY            info      the club's top-16 list has no member with BP this season: nothing to check against
 ==========================  ========  ===================================================================
 """
 
@@ -139,6 +141,22 @@ DBF_FACTS = {
     "TEAM_TABLE": (
         INFO,
         _("The team event is paid by the values and bonus of %(rule)s, the event chosen on the upload (D-Q67)."),
+    ),
+    "TOP16_NOT_ENTITLED": (
+        W,
+        _(
+            "%(count)s of the entrants are not entitled by the club's top-16 list (%(list)s; § 452A: the 16 "
+            "members with most BP in the club's tournaments this season, and the next in BP order for those who "
+            "do not play): %(players)s. They play as last-minute substitutes, who win SP only when they play at "
+            "least half the boards (§ 452A, D-Q68)."
+        ),
+    ),
+    "TOP16_LIST_EMPTY": (
+        INFO,
+        _(
+            "The club's top-16 list (%(list)s) has no member with BP from the club's tournaments this season, so "
+            "the entrants cannot be checked against it (§ 452A)."
+        ),
     ),
     "TEAM_TABLE_ASSUMED": (
         W,

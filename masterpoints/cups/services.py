@@ -312,6 +312,7 @@ def top16(
     season: int | None = None,
     playing_time: PlayingTime | None = None,
     on: datetime.date | None = None,
+    reserves: int = TOP16_RESERVES,
 ) -> list[Top16Line]:
     """§ 452A: the club's members by BP won in the club's tournaments in ``season`` (§ 451C), for one
     playing time or club-wide: the first 16 qualify, the next members are the reserves. Members tied on the
@@ -366,7 +367,7 @@ def top16(
             place, previous = index, units
         qualified = index <= TOP16_PLACES or (cut is not None and units == cut)
         tied = cut is not None and units == cut and any(u == cut for _p, u in net[TOP16_PLACES:])
-        if not qualified and index > TOP16_PLACES + TOP16_RESERVES:
+        if not qualified and index > TOP16_PLACES + reserves:
             break
         lines.append(Top16Line(place, players[pk], units, qualified, tied))
     return lines

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import datetime
 
+from django.utils.translation import gettext_lazy as _
+
 from clubs.models import PlayingTime
+from federation.models import Player
+from masterpoints.cups.services import top16
 from masterpoints.uploads.lines import Preview
 from tournaments.checks import CheckIssue
 from tournaments.models import SimultaneousEvent
@@ -103,6 +107,48 @@ def claim_of(preview: Preview) -> Claim:
         playing_time=preview.playing_time,
         unknown_event=unknown,
     )
+
+
+#: Entrants a TOP16_NOT_ENTITLED warning names; the rest are counted.
+NAMED_ENTRANTS = 10
+
+
+def top16_entrants(preview: Preview, members: list[Player]) -> None:
+    """§ 452A "De 16 medlemmer, der i klubbens turneringer har vundet flest BP i sæsonens løb (hver ugentlig
+    spilleperiode for sig), er berettigede til at deltage. Hvis nogle af disse ikke kan deltage, overtager de
+    næste medlemmer i BP-rækkefølgen pladsen." Reading D-Q68: a top-16 upload's ``members`` (its entrants
+    resolved to members) are checked against the club's list for the claimed playing time (or the combined
+    list) as of the event's date: the qualified, and as many of the next in BP order as qualified members do
+    not play. Anyone else is named (TOP16_NOT_ENTITLED, a warning, not a refusal: the same paragraph admits
+    last-minute substitutes, who win SP only with half the boards, which the engine already asks)."""
+    upload, event = preview.upload, preview.event
+    if upload.facts.get("special") != "top16" or upload.club_id is None or event is None or event.date is None:
+        return
+    claim = claim_of(preview)
+    if not claim.combined and claim.playing_time is None:
+        return  # refused as TOP16_NO_PLAYING_TIME
+    season = upload.federation.scheme_info.season_of(event.date)
+    time = None if claim.combined else claim.playing_time
+    listed = top16(club=upload.club, season=season, playing_time=time, on=event.date, reserves=len(members))
+    label = str(time) if time is not None else str(_("combined"))
+    if not listed:
+        preview.issues.append(CheckIssue("TOP16_LIST_EMPTY", params={"list": label}))
+        return
+    qualified = {line.player.pk for line in listed if line.qualified}
+    playing = {member.pk for member in members}
+    absent = len(qualified - playing)
+    next_in_order = [line.player.pk for line in listed if not line.qualified][:absent]
+    outside = [member for member in members if member.pk not in qualified | set(next_in_order)]
+    if not outside:
+        return
+    named = ", ".join(str(member) for member in outside[:NAMED_ENTRANTS])
+    more = len(outside) - NAMED_ENTRANTS
+    params = {
+        "count": len(outside),
+        "players": named + (f" (+{more})" if more > 0 else ""),
+        "list": label,
+    }
+    preview.issues.append(CheckIssue("TOP16_NOT_ENTITLED", params=params))
 
 
 def engine_special(preview: Preview) -> str:

@@ -79,6 +79,7 @@ def build_preview(
         for entry_line in group_line.entries:
             for player_line in entry_line.players:
                 player_line.group = group_line.group.name or group_line.group.key
+    claims.top16_entrants(preview, [line.player for line in preview.player_lines if line.receives_points])
     if preview.sanction_row is not None:
         preview.issues += sanctions.sanction_check_after(
             sanction=preview.sanction_row,
