@@ -55,7 +55,9 @@ def results_uploads_ruleset_answered(*, site: str | None = None) -> list[int]:
             continue
         with transaction.atomic():
             locked = (
-                ResultUpload.objects.select_for_update().select_related("federation", "uploaded_by").get(pk=upload.pk)
+                ResultUpload.objects.select_for_update(of=("self",))
+                .select_related("federation", "uploaded_by")
+                .get(pk=upload.pk)
             )
             if locked.status != ResultUpload.Status.PENDING or not waits_for_rule_set(locked):
                 continue
