@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.test import Client
 from django.urls import reverse
 
 from federation.models import AuditEvent, Player, RuleSet
@@ -142,6 +143,9 @@ def test_a_1991_majstor_is_credited_half_the_master_points_majstor_requires_tran
     assert sorted(report.posted) == [("1", "master", 25)]
     again = transition_held_1991_import(actor=office, federation=world.hbs, data=b"number,category\n1,majstor\n")
     assert again.already == ["1"] and Award.objects.filter(player=p).count() == 1
+    page = Client().get(reverse("public:player", args=[world.hbs.code, "1"])).content.decode()
+    balances = page.split('class="balances"', 1)[1].split("</dl>", 1)[0]
+    assert "<dd>25</dd>" in balances and "<dd>0</dd>" in balances, "25 master on the page, no red credited"
 
 
 def test_the_commission_may_credit_red_too_by_the_rule_set_h_21(world, office):

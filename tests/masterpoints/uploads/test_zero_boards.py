@@ -14,6 +14,7 @@ from masterpoints.models import Award
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm
 from tests.factories import make_player, make_upload
+from tests.masterpoints.uploads.player_page import page_shows
 
 DAY = datetime.date(2025, 3, 14)
 HEAD = ";".join(
@@ -84,6 +85,8 @@ def test_an_entry_with_0_boards_is_absent_not_counted_in_n_and_unpaid_405b1(worl
     assert paid_twelve == paid_eleven, "the absent pair does not enlarge N (winner as in a field of 11)"
     assert absent[0] not in paid_twelve and absent[1] not in paid_twelve
     assert [issue.params["who"] for issue in issues] == [f"P {absent[0]} & P {absent[1]}"]
+    winner = pairs(12)[0][0]
+    assert page_shows(world, winner, "Fredag", f"{paid_twelve[winner]} BP"), "as in a field of 11, on the page too"
 
 
 def test_a_player_with_0_boards_gets_nothing_and_the_partner_is_paid_405b6b(world, personas, members):
@@ -93,3 +96,5 @@ def test_a_player_with_0_boards_gets_nothing_and_the_partner_is_paid_405b6b(worl
     paid, issues = confirmed_units(world, personas, rows)
     assert paid.get(winners[0], 0) > 0 and winners[1] not in paid
     assert [issue.params["who"] for issue in issues] == [f"P {winners[1]}"]
+    assert page_shows(world, winners[0], "Fredag", f"{paid[winners[0]]} BP"), "the partner's page shows the award"
+    assert not page_shows(world, winners[1], "Fredag", f"{paid[winners[0]]} BP")
