@@ -70,7 +70,7 @@ def beat_record() -> None:
         return
     try:
         with _broker() as client:
-            client.set(BEAT_KEY, f"{time.time():.0f}")
+            client.set(BEAT_KEY, str(int(time.time())))
     except redis.RedisError:
         log.warning("health: could not record the heartbeat's run", exc_info=True)
 
@@ -101,7 +101,7 @@ def check_broker_and_beat() -> dict[str, Result]:
     except redis.RedisError as error:
         failed = {"ok": False, "mode": "redis", "error": type(error).__name__}
         return {"broker": failed, "beat": {"ok": False, "error": "broker"}}
-    age = max(0, round(time.time() - float(recorded))) if recorded else None
+    age = max(0, int(time.time()) - int(recorded)) if recorded else None
     return {
         "broker": {"ok": True, "mode": "redis"},
         "beat": {"ok": age is not None and age <= BEAT_MAX_AGE, "last_run_age_s": age},

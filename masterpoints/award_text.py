@@ -407,6 +407,12 @@ def explanation_block(explanation, kind: str, amount=None, *, source: str = "res
         table = "".join(f'<p class="formula">{escape(line)}</p>' for line in formulas) + table
     sentences = award_sentences(stored, _kind(stored, kind), amount, source=source, reason=reason)
     text = " ".join(sentence if isinstance(sentence, SafeString) else escape(sentence) for sentence in sentences)
+    return why_block(text, table)
+
+
+def why_block(text: str, table: str) -> SafeString:
+    """An award's sentence (already escaped) and, where there is one, its variable table (escaped HTML) behind
+    a "details" toggle: the one markup every page shows an award's why in."""
     details = f'<details class="why"><summary>{escape(_("details"))}</summary>{table}</details>' if table else ""
     return mark_safe(f'<div class="award-why"><p class="why-sentence">{text}</p>{details}</div>')  # noqa: S308
 

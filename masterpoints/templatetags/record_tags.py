@@ -7,9 +7,10 @@ from __future__ import annotations
 from html import escape
 
 from django import template
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from masterpoints.award_text import why_block
 from masterpoints.explanations import explanation_html
 from masterpoints.numbers import kind_label, shown_amount
 
@@ -28,5 +29,4 @@ def award_line(award, withdrawn: bool = False) -> SafeString:
     elif getattr(award, "is_reversed", False):
         text = f'<s>{text}</s> <small class="tag">{escape(_("reversed"))}</small>'
     table = explanation_html(explanation, award.kind) if explanation.get("rules") or explanation.get("inputs") else ""
-    details = f'<details class="why"><summary>{escape(_("details"))}</summary>{table}</details>' if table else ""
-    return mark_safe(f'<div class="award-why"><p class="why-sentence">{text}</p>{details}</div>')  # noqa: S308
+    return why_block(text, table)
