@@ -9,7 +9,6 @@ the official list unless asked otherwise (rule 3; guests on request, rule 4).
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 from html import escape, unescape
 from urllib.parse import urlencode
@@ -27,9 +26,7 @@ from django.views.decorators.http import require_POST
 from django_filters.views import FilterView
 from django_tables2 import RequestConfig, SingleTableMixin
 from django_tables2.data import TableListData
-from openpyxl import Workbook
 
-from federation.exports import csv_write, xlsx_append
 from federation.models import Player
 from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, page_number
 from federation.tables import DEFAULT_PAGE_SIZE, PAGE_SIZES, CountedPaginator, page_size
@@ -37,7 +34,7 @@ from masterpoints.models import RankingListEntry, Standing
 from masterpoints.notices.forms import NoticePreferenceForm
 from masterpoints.notices.selectors import wants_statement
 from masterpoints.office_record.selectors import reversed_awards, tournament_corrections, withdrawal_of
-from masterpoints.public import selectors
+from masterpoints.public import exports, selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import FederationListFilter, RankingListEntryFilter, StandingFilter
 from masterpoints.public.ledger import PlayerLedger, points_over_time
@@ -63,9 +60,9 @@ from tournaments.selectors import tournament_detail
 #: standings version in the key and show at once; other changes to the register (a new name, a club
 #: membership) show within this time.
 RANKINGS_CACHE_SECONDS = 300
-#: An export holds at most this many rows of the list as filtered and sorted (a bound on the work a public
-#: request may cause); the page says so next to the links.
-EXPORT_MAX_ROWS = 10_000
+#: The CSV download holds the whole list as filtered and sorted; an XLSX one at most this many rows (a
+#: workbook is built whole before it is sent, :mod:`masterpoints.public.exports`). The page says so.
+EXPORT_MAX_ROWS = exports.XLSX_MAX_ROWS
 
 
 #: The parameter a table is sorted by (django-tables2's ``order_by_field``).
@@ -293,31 +290,11 @@ def filters_line(filterset: FederationListFilter) -> str:
 
 
 def _export(request, table: StandingTable, export: str, filterset: StandingFilter) -> HttpResponse:
-    """The list as filtered and sorted on the page (all its pages, up to :data:`EXPORT_MAX_ROWS`)."""
-    ordered = table.data.data  # ordered as the page is, by the table's RequestConfig
-    rows = StandingTable(
-        ordered[:EXPORT_MAX_ROWS], federation=table.federation, see_hidden=table.see_hidden, orderable=False
-    ).as_values()
+    """The list as filtered and sorted on the page, all its pages (:mod:`masterpoints.public.exports`)."""
     name = f"rankings-{filterset.federation.code}"
     if filterset.chosen_season:
         name += f"-{filterset.chosen_season}"
-    if export == "csv":
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
-        response.write("\ufeff")  # so spreadsheet programs read the file as UTF-8
-        csv_write(response, rows)
-        return response
-    workbook = Workbook(write_only=True)
-    sheet = workbook.create_sheet(_("Rankings"))
-    for row in rows:
-        xlsx_append(sheet, row)
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    response = HttpResponse(
-        buffer.getvalue(), content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-    )
-    response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
-    return response
+    return exports.rankings_export(request, table, export, name)
 
 
 # --- a player's page ------------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ def hostile_player(world):
 
 def test_the_rankings_csv_writes_a_formula_like_name_as_text(client, world, hostile_player):
     response = client.get(reverse("public:rankings"), {"federation": world.dbf.pk, "export": "csv"})
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
     cells = [cell for row in rows for cell in row]
     assert any(cell.startswith("'=HYPERLINK") or cell.startswith("'@SUM") for cell in cells), cells
     assert not any(cell.startswith(("=", "@", "+")) for cell in cells)
@@ -46,7 +46,7 @@ def test_the_rankings_csv_writes_a_formula_like_name_as_text(client, world, host
 
 def test_the_rankings_xlsx_stores_names_as_text_and_points_as_numbers(client, world, hostile_player):
     response = client.get(reverse("public:rankings"), {"federation": world.dbf.pk, "export": "xlsx"})
-    sheet = load_workbook(io.BytesIO(response.content)).active
+    sheet = load_workbook(io.BytesIO(response.getvalue())).active
     values = [cell for row in sheet.iter_rows() for cell in row]
     texts = [cell.value for cell in values if isinstance(cell.value, str)]
     assert all(cell.data_type != "f" for cell in values)

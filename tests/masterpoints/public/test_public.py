@@ -133,11 +133,11 @@ def test_sorting_by_name_keeps_the_places_of_the_points_order(client, league):
 def test_the_list_exports_as_csv_and_xlsx_as_filtered(client, league):
     response = rankings(client, federation=league.dbf.pk, club=league.club_a.pk, export="csv")
     assert response["Content-Type"].startswith("text/csv")
-    table = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    table = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
     assert table[0][:3] == ["Place", "No.", "Player"]
     assert [row[2] for row in table[1:]] == ["Mette Guld", "503"]
     response = rankings(client, federation=league.dbf.pk, export="xlsx")
-    sheet = load_workbook(io.BytesIO(response.content)).active
+    sheet = load_workbook(io.BytesIO(response.getvalue())).active
     assert [cell.value for cell in next(sheet.iter_rows())][:3] == ["Place", "No.", "Player"]
     assert sheet.max_row == 4
 
@@ -166,7 +166,7 @@ def test_points_are_written_as_the_readers_language_writes_them(client, league):
         assert ">20,00<" in found[0] and ">100,0<" in found[1] and "20.00" not in found[0]
         page = client.get(reverse("public:player", args=["dbf", "502"])).content.decode()
         assert "<dd>100,0</dd>" in page and "100.0" not in page
-        export = rankings(client, federation=league.dbf.pk, export="csv").content.decode("utf-8-sig")
+        export = rankings(client, federation=league.dbf.pk, export="csv").getvalue().decode("utf-8-sig")
         assert "20.00" not in export and ";20,00;" in export and export.startswith(("Placering;", "Mjesto;"))
     client.cookies["django_language"] = "en"
     assert ">20.00<" in rows(rankings(client, federation=league.dbf.pk))[0]
