@@ -30,6 +30,7 @@ from masterpoints.models import Standing
 from masterpoints.public import selectors
 from masterpoints.public.filters import RankingListEntryFilter, StandingFilter
 from masterpoints.public.ledger import PlayerLedger
+from masterpoints.public.placed import placed_rows
 from masterpoints.public.tables import balances, home_club_name, record_title
 from masterpoints.standings.titles import title_status
 
@@ -133,11 +134,13 @@ def rankings(request, filters: Query[RankingsQuery]):
         (field, errors), *_rest = filterset.form.errors.get_json_data().items()
         raise ApiError(400, "BAD_PARAMETER", errors[0]["message"], field=field)
     size, page = _page_size(filters.page_size), page_number(request)
-    rows = list(
-        selectors.ranked(filterset.qs, scheme=filterset.scheme, kind=filterset.chosen_kind)[
-            (page - 1) * size : page * size + 1
-        ]
+    placed = placed_rows(filterset, sorted_otherwise=False)  # the default list: by its stored positions
+    ranked = (
+        placed
+        if placed is not None
+        else selectors.ranked(filterset.qs, scheme=filterset.scheme, kind=filterset.chosen_kind)
     )
+    rows = list(ranked[(page - 1) * size : page * size + 1])
     see_hidden = selectors.can_see_hidden(request.user, federation)
     info = federation.scheme_info
     results = []

@@ -419,6 +419,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": crontab(minute="*"),
         "options": {"expires": 50},
     },
+    # Every federation's stored places derived again when older than its standings or today (at most a
+    # minute behind the points: masterpoints.standings.places).
+    "standings-places": {
+        "task": "masterpoints.standings.tasks.standings_places_due",
+        "schedule": crontab(minute="*"),
+        "options": {"expires": 50},
+    },
     # Players whose standing is older than their ledger (an update lost with a killed worker): queued again.
     "standings-freshness": {
         "task": "masterpoints.standings.tasks.standings_freshness",

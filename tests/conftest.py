@@ -85,20 +85,34 @@ def personas(world, django_user_model) -> Personas:
 @pytest.fixture(autouse=True)
 def _empty_cache():
     """Every test starts with an empty cache: a whole page or a standings version kept by an earlier test
-    (whose database rows were rolled back) must not answer this one's requests; nor what the process keeps for
-    itself (the rank index and the other kept reads).
+    (whose database rows were rolled back) must not answer this one's requests.
     """
     from django.conf import settings
     from django.core.cache import cache
     from django.utils import translation
 
-    from masterpoints.public.ranks import rank_index_forget
-
     cache.clear()
-    rank_index_forget()
     # The site's language, not the one an earlier test's request left active (LocaleMiddleware activates the
     # reader's language for the thread and leaves it so): a test of text in English reads English.
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def places_at_once(request, monkeypatch):
+    """A standings change derives its federation's places in its own transaction (the site queues that after
+    commit, which a test's rolled-back transaction never reaches): a test reads the ranks of what it wrote.
+    Tests marked ``places_queued`` keep the site's queue (``masterpoints.standings.places``)."""
+    if request.node.get_closest_marker("places_queued"):
+        return
+    from django.utils import timezone
+
+    from federation.models import Federation
+    from masterpoints.standings import places, services
+
+    def at_once(federation_id: int) -> None:
+        places.places_refresh(Federation.objects.get(pk=federation_id), day=timezone.localdate())
+
+    monkeypatch.setattr(services, "places_soon", at_once)
 
 
 @pytest.fixture(autouse=True)

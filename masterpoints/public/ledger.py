@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from django.db.models import Count, Sum, TextField
 from django.db.models.functions import Cast
 
-from federation.compiled import CompiledRead
 from federation.models import Player
 from federation.tables import SlicedRows
 from masterpoints.explanation_store import loaded
@@ -40,17 +39,6 @@ _COLUMNS = (
     "reverses_id",
     Cast("explanation_ref__scale__data", TextField()),
     Cast("explanation_ref__own", TextField()),
-)
-
-
-#: The newest first (as ``Award``'s ordering), a slice (the read's key) at a time, compiled once per slice.
-_LEDGER_READ = CompiledRead(
-    Award,
-    lambda player_id, part: (
-        Award.objects.filter(player_id=player_id).order_by("-awarded_on", "-pk").values_list(*_COLUMNS)[slice(*part)]
-    ),
-    int,
-    keyed=True,
 )
 
 
@@ -103,7 +91,8 @@ class PlayerLedger(SlicedRows):
     def read(self, part: slice) -> list[LedgerRow]:
         """The rows of ``part``: one query, and one more for the days of the awards that reversals among them
         cancel."""
-        values = _LEDGER_READ.rows(self.player.pk, key=(part.start, part.stop, part.step))
+        awards = Award.objects.filter(player_id=self.player.pk).order_by("-awarded_on", "-pk")
+        values = list(awards.values_list(*_COLUMNS)[part])
         cancelled = [row[11] for row in values if row[11] is not None]
         days = dict(Award.objects.filter(pk__in=cancelled).values_list("pk", "awarded_on")) if cancelled else {}
         return [
@@ -127,21 +116,14 @@ class PointsOverTime:
     awards: int
 
 
-#: COUNT(*): the (player, awarded_on, kind, units) index alone answers (COUNT(id) reads each row).
-_DAILY_READ = CompiledRead(
-    Award,
-    lambda player_id: (
-        Award.objects.filter(player_id=player_id)
+def points_over_time(player: Player) -> PointsOverTime:
+    # COUNT(*): the (player, awarded_on, kind, units) index alone answers (COUNT(id) reads each row).
+    daily = (
+        Award.objects.filter(player_id=player.pk)
         .values_list("awarded_on", "kind")
         .annotate(units=Sum("units"), awards=Count("*"))
         .order_by("awarded_on", "kind")
-    ),
-    int,
-)
-
-
-def points_over_time(player: Player) -> PointsOverTime:
-    daily = _DAILY_READ.rows(player.pk)
+    )
     totals: dict[str, int] = dict.fromkeys(player.federation.scheme_info.kinds, 0)
     series: list[tuple[datetime.date, dict[str, int]]] = []
     awards = 0

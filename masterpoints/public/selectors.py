@@ -1,14 +1,13 @@
 """Reads of standings, rankings and a player's record, with the joins each page needs.
 
-Ranks are never stored: a stored rank would change for thousands of players whenever one player passes
-them, and an upload must touch only its own players. A rank is therefore read:
+Ranks come from the database, the same on every worker:
 
-- on the rankings page, as ``RANK() OVER (ORDER BY key DESC)`` over the filtered list (:func:`ranked`); in
-  the default order PostgreSQL walks the ``(federation, key)`` index and stops after the page (no full
-  sort). The default list of the whole federation, a region, a club or a name is read from a per-process
-  index of the list in rank order instead (:mod:`masterpoints.public.ranks`, :mod:`masterpoints.public.listed`);
-- for one player (their page, the API), as one plus the number of better standings in the scope
-  (federation, district of the home club, club), bisected in the same index, or counted while there is none.
+- the places on a federation's default list (the federation, the district of the home club, the club, DBf's
+  ranking list) are derived by window functions and stored at most ``PLACES_BOUND_SECONDS`` behind the
+  points (:mod:`masterpoints.standings.places`); a player's page reads them by key, and the rankings' default
+  list reads a page as a range of stored positions (:mod:`masterpoints.public.placed`);
+- every other list is ranked as it is read, ``RANK() OVER (ORDER BY key DESC)`` over the filtered list
+  (:func:`ranked`).
 
 Equal keys share a rank (1, 2, 2, 4). DBf ranks by total MP; HBS by category, then master, red and black
 points (the packed ``sort_key``).
@@ -17,17 +16,14 @@ points (the packed ``sort_key``).
 from __future__ import annotations
 
 import datetime
-import itertools
 from dataclasses import dataclass
 
-from django.db import router
 from django.db.models import Exists, F, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
 from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, ClubMembership
-from federation.compiled import CompiledRead
 from federation.models import Federation, Player, Region, official_list_q
 from federation.names import fold_name
 from federation.schemes import SchemeInfo, scheme_of
@@ -36,18 +32,14 @@ from masterpoints.models import (
     RankingListEntry,
     SeasonStanding,
     Standing,
+    StandingPlace,
+    StandingPlaces,
     TitleAchievement,
 )
-from masterpoints.public.ranks import NOBODY, kept, rank_index
 from masterpoints.standings.ladders import LadderBook
 from masterpoints.standings.titles import rung_etui, title_label
 from office.access import is_secretariat
 from tournaments.models import Tournament
-
-
-def _fields(model) -> tuple[str, ...]:
-    """The columns a compiled read gives ``Model.from_db`` (``federation.compiled``), in the model's order."""
-    return tuple(field.attname for field in model._meta.concrete_fields)
 
 
 def today() -> datetime.date:
@@ -55,10 +47,8 @@ def today() -> datetime.date:
 
 
 def federations_by_name() -> list[Federation]:
-    """Every federation, by name, as the rankings offer them: kept in each process (``ranks.kept``: they change
-    about never, and each rankings page not kept read them; a new one or a new name shows within
-    ``RANK_INDEX_SECONDS``)."""
-    return kept(("federations",), lambda: list(Federation.objects.order_by("name")))
+    """Every federation, by name, as the rankings offer them."""
+    return list(Federation.objects.order_by("name"))
 
 
 def federation_by_id(pk: int) -> Federation | None:
@@ -168,36 +158,24 @@ def ranking_list_ranked(queryset: QuerySet) -> QuerySet:
     )
 
 
-_ENTRY = _fields(RankingListEntry)
-_RANKING_ENTRY_READ = CompiledRead(
-    RankingListEntry, lambda player_id: RankingListEntry.objects.filter(player_id=player_id).values_list(*_ENTRY), int
-)
-
-
-def player_ranking_entry(player: Player, *, version: str | None = None) -> RankingListEntry | None:
-    """``player``'s figure on the ranking list (D-Q56–D-Q60) with its ``place`` on the federation's whole list:
-    one more than the rows with a higher exact figure, so equal figures share a place as on the list
-    (:func:`ranking_list_ranked`, D-Q60), from the rank index (:mod:`masterpoints.public.ranks`) or counted.
-    ``None`` without a row (a figure of 0) and, without a query, for a scheme that publishes no ranking list
-    (HBS). ``version``: the federation's standings version when the caller has read it."""
-    federation = player.federation
-    if federation.scheme_info.ranking_list is None:
+def player_ranking_entry(player: Player) -> RankingListEntry | None:
+    """``player``'s figure on the ranking list (D-Q56–D-Q60) with its ``place`` on the federation's whole list
+    (equal figures share it, D-Q60), as stored with their places (:mod:`masterpoints.standings.places`, at
+    most ``PLACES_BOUND_SECONDS`` behind the figure). ``None`` without a row (a figure of 0) and, without a
+    query, for a scheme that publishes no ranking list (HBS)."""
+    if player.federation.scheme_info.ranking_list is None:
         return None
-    found = _RANKING_ENTRY_READ.rows(player.pk)
-    entry = RankingListEntry.from_db(router.db_for_read(RankingListEntry), _ENTRY, found[0]) if found else None
+    entry = RankingListEntry.objects.filter(player=player).first()
     if entry is not None:
-        index = rank_index(federation, day=today(), official=official_by_default(federation), version=version)
-        if index is not None:
-            higher = index.figures_above(entry.score)
-        else:
-            higher = RankingListEntry.objects.filter(federation=federation, score__gt=entry.score).count()
-        entry.place = higher + 1
+        entry.place = (
+            StandingPlace.objects.filter(standing_id=player.pk).values_list("ranking_place", flat=True).first()
+        )
     return entry
 
 
 def title_choices(federation: Federation) -> list[tuple[int, str]]:
     """The rungs of the ladder in force today, lowest first, as (rung, label)."""
-    ladder = kept_ladders(federation).on(today())
+    ladder = LadderBook(federation).on(today())
     return [(rung.rung, title_label(rung.title, rung.stars)) for rung in ladder.rungs]
 
 
@@ -222,39 +200,13 @@ def players_numbered(number: str) -> QuerySet:
     return Player.objects.filter(number=number).select_related("federation").order_by("federation__name")
 
 
-_PLAYER, _FEDERATION, _STANDING = _fields(Player), _fields(Federation), _fields(Standing)
-
-
-def _player_numbered(code: str, number: str):
-    home = ClubMembership.objects.filter(player=OuterRef("pk"), is_home=True).order_by().values("club_id")[:1]
-    players = Player.objects.filter(federation__code=code, number=number).annotate(home_club_pk=Subquery(home))
-    joined = [f"federation__{name}" for name in _FEDERATION] + [f"standing__{name}" for name in _STANDING]
-    return players.order_by().values_list(*_PLAYER, *joined, "home_club_pk")[:2]
-
-
-_PLAYER_READ = CompiledRead(Player, _player_numbered, str, str)
-
-
 def player_by_number(code: str, number: str) -> Player:
     """The player with ``number`` in the federation ``code``, with their federation, their standing
     (:func:`standing_of`) and their home club's id (``home_club_pk``, read by :func:`home_club`), in one
-    compiled read (``federation.compiled``); ``Player.DoesNotExist`` otherwise."""
-    rows = _PLAYER_READ.rows(code, number)
-    if len(rows) != 1:
-        raise Player.DoesNotExist if not rows else Player.MultipleObjectsReturned
-    row = rows[0]
-    db = router.db_for_read(Player)
-    ends = list(itertools.accumulate((len(_PLAYER), len(_FEDERATION), len(_STANDING))))
-    player = Player.from_db(db, _PLAYER, row[: ends[0]])
-    Player.federation.field.set_cached_value(player, Federation.from_db(db, _FEDERATION, row[ends[0] : ends[1]]))
-    standing_values = row[ends[1] : ends[2]]
-    standing = None
-    if standing_values[_STANDING.index("player_id")] is not None:  # the join found a standing
-        standing = Standing.from_db(db, _STANDING, standing_values)
-        Standing.player.field.set_cached_value(standing, player)
-    Player.standing.related.set_cached_value(player, standing)
-    player.home_club_pk = row[-1]
-    return player
+    query; ``Player.DoesNotExist`` otherwise."""
+    home = ClubMembership.objects.filter(player=OuterRef("pk"), is_home=True).order_by().values("club_id")[:1]
+    players = Player.objects.select_related("federation", "standing").annotate(home_club_pk=Subquery(home))
+    return players.get(federation__code=code, number=number)
 
 
 def standing_of(player: Player) -> Standing | None:
@@ -285,23 +237,14 @@ _CLUB_ROW = ("pk", "name", "regions", "regions__kind", "regions__name", "regions
 
 def home_club(player: Player) -> HomeClub | None:
     """The player's home club (a player has at most one, ``membership_one_home_club``) with its district: the
-    membership read with the player or alone, the club from the federation's clubs kept in the process
-    (:func:`kept_clubs`), or read on its own when it is newer than they are."""
+    membership read with the player or alone, then the club with its regions."""
     if hasattr(player, "home_club_pk"):  # read with the player (player_by_number)
         club_id = player.home_club_pk
     else:
         club_id = ClubMembership.objects.filter(player=player, is_home=True).values_list("club_id", flat=True).first()
     if club_id is None:
         return None
-    found = kept_clubs(player.federation).get(club_id)
-    return found if found is not None else _clubs(Club.objects.filter(pk=club_id)).get(club_id)
-
-
-def kept_clubs(federation: Federation) -> dict[int, HomeClub]:
-    """The federation's clubs by id, each with its district, kept in each process for ``RANK_INDEX_SECONDS``
-    (``ranks.kept``: a new name or district shows within that time); a player's page read them with a
-    five-table join for each reader."""
-    return kept(("clubs", federation.pk), lambda: _clubs(Club.objects.filter(federation=federation)))
+    return _clubs(Club.objects.filter(pk=club_id)).get(club_id)
 
 
 def _clubs(clubs) -> dict[int, HomeClub]:
@@ -312,14 +255,6 @@ def _clubs(clubs) -> dict[int, HomeClub]:
         if region[0] is not None:
             regions.setdefault(pk, []).append(tuple(region))
     return {pk: HomeClub(pk, name, _district(regions.get(pk, []))) for pk, name in names.items()}
-
-
-def kept_ladders(federation: Federation) -> LadderBook:
-    """The federation's ladder book as the public pages read it: kept in each process for
-    ``RANK_INDEX_SECONDS`` (``ranks.kept``), so a player's page reads the rule sets and builds their
-    ladders once in that time, not for each reader (0.75 ms a page); a rule set the secretariat adds shows on
-    them within that time."""
-    return kept(("ladders", federation.pk), lambda: LadderBook(federation))
 
 
 def district_of(club: Club | HomeClub | None) -> tuple[int, str] | None:
@@ -357,52 +292,32 @@ class Ranks:
     club_name: str = ""
 
 
-def player_ranks(
-    player: Player, standing: Standing | None, club: Club | HomeClub | None, *, version: str | None = None
-) -> Ranks:
-    """One plus the number of better standings in each scope (equal keys share a rank): the federation's,
-    the district's and the club's from the rank index (:mod:`masterpoints.public.ranks`) or, while there is
-    none, counted. ``version``: the federation's standings version when the caller has read it."""
+def player_ranks(player: Player, standing: Standing | None, club: Club | HomeClub | None) -> Ranks:
+    """The player's places in the federation, the district of their home club and that club (equal keys
+    share a rank), among the players of the federation's default list, as stored by
+    :mod:`masterpoints.standings.places` (at most ``PLACES_BOUND_SECONDS`` behind the points): a player
+    listed since has no rank yet."""
     ranks = Ranks()
     federation = player.federation
-    official = official_by_default(federation)
-    scope = Standing.objects.filter(federation=federation)
-    if official:
-        scope = on_official_list(scope, today())
-    index = rank_index(federation, day=today(), official=official, version=version)
-    listed = standing is not None and (not official or player.on_official_list(today()))
-    if index is not None and listed and not index.holds(standing.sort_key):
-        index = None  # listed since the index was built: count
-    ranks.federation_size = len(index.order) if index else scope.count()
+    run = StandingPlaces.objects.filter(federation=federation).values_list("listed", flat=True).first()
+    ranks.federation_size = run or 0
+    listed = standing is not None and (not official_by_default(federation) or player.on_official_list(today()))
     if not listed:
         return ranks
-    key = standing.sort_key
-    better = scope.filter(sort_key__gt=key)
-    ranks.federation = 1 + (index.better(index.everyone, key) if index else better.count())
-    district = district_of(club)
-    if district is not None:
-        region, ranks.district_name = district
-        higher = index.better(index.regions.get(region, NOBODY), key) if index else in_region(better, region).count()
-        ranks.district = higher + 1
-    if club is not None:
-        higher = index.better(index.clubs.get(club.pk, NOBODY), key) if index else in_club(better, club.pk).count()
-        ranks.club = higher + 1
-        ranks.club_name = club.name
+    placing = StandingPlace.objects.select_related("district").filter(standing_id=player.pk).first()
+    if placing is None:
+        return ranks
+    ranks.federation = placing.place
+    if placing.district_id is not None:
+        ranks.district, ranks.district_name = placing.district_place, placing.district.name
+    if club is not None and placing.club_id == club.pk:
+        ranks.club, ranks.club_name = placing.club_place, club.name
     return ranks
-
-
-_SEASON = _fields(SeasonStanding)
-_SEASONS_READ = CompiledRead(
-    SeasonStanding,
-    lambda p: SeasonStanding.objects.filter(player_id=p, season__gt=0).order_by("-season").values_list(*_SEASON),
-    int,
-)
 
 
 def player_seasons(player: Player) -> list[SeasonStanding]:
     """The player's season rows, the newest first; not season 0, the history brought in (issue 38)."""
-    db = router.db_for_read(SeasonStanding)
-    return [SeasonStanding.from_db(db, _SEASON, row) for row in _SEASONS_READ.rows(player.pk)]
+    return list(SeasonStanding.objects.filter(player=player, season__gt=0).order_by("-season"))
 
 
 @dataclass(frozen=True)
@@ -415,23 +330,14 @@ class AchievementRow:
     etui: str
 
 
-_ACHIEVEMENTS_READ = CompiledRead(
-    TitleAchievement,
-    lambda player_id: (
-        TitleAchievement.objects.filter(player_id=player_id)
-        .order_by("-rung")
-        .values_list("reached_on", "title", "stars", "rung")
-    ),
-    int,
-)
-
-
 def player_achievements(player: Player, *, book: LadderBook | None = None) -> list[AchievementRow]:
     """The player's register of titles or categories, highest first (``book``: as :func:`title_status`)."""
     book = book or LadderBook(player.federation)
     return [
         AchievementRow(reached_on, title_label(title, stars), rung_etui(book, rung, reached_on))
-        for reached_on, title, stars, rung in _ACHIEVEMENTS_READ.rows(player.pk)
+        for reached_on, title, stars, rung in TitleAchievement.objects.filter(player=player)
+        .order_by("-rung")
+        .values_list("reached_on", "title", "stars", "rung")
     ]
 
 

@@ -38,8 +38,8 @@ from masterpoints.public import exports, selectors
 from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import FederationListFilter, RankingListEntryFilter, StandingFilter
 from masterpoints.public.ledger import PlayerLedger, points_over_time
-from masterpoints.public.listed import ListedRows
 from masterpoints.public.page_cache import anonymous_page_cache, kept_address, player_federation, rankings_federation
+from masterpoints.public.placed import PlacedRows, placed_rows
 from masterpoints.public.tables import (
     AwardTable,
     RankingListEntryTable,
@@ -50,6 +50,7 @@ from masterpoints.public.tables import (
     shown_name,
     tournament_rows,
 )
+from masterpoints.standings.ladders import LadderBook
 from masterpoints.standings.services import player_hide_name_set
 from masterpoints.standings.titles import title_status
 from masterpoints.standings.versions import federation_in, standings_version_cached
@@ -87,26 +88,16 @@ class RankingListView(SingleTableMixin, FilterView):
     table_pagination = {"per_page": DEFAULT_PAGE_SIZE}
     #: The federation's standings version as the table's cache key read it (``None``: not read).
     standings_version: str | None = None
-    #: The list's rows from the rank index (``None``: read in the database), see :meth:`get`.
-    listed: ListedRows | None = None
+    #: The list's rows by their stored positions (``None``: ranked as read), see :meth:`get`.
+    placed: PlacedRows | None = None
 
     def get_queryset(self):
         return Standing.objects.none()  # the filter set reads the table the season asks for
 
     def get_table_data(self):
-        if self._listed_order():
-            return TableListData(self.listed)
+        if self.placed is not None:
+            return TableListData(self.placed)
         return selectors.ranked(self.object_list, scheme=self.filterset.scheme, kind=self.filterset.chosen_kind)
-
-    def _listed_order(self) -> bool:
-        """The page's rows are the index's (:mod:`masterpoints.public.listed`): it holds the list, ranked in
-        the default order and not sorted otherwise (``?sort=``), nor exported (which reads them all)."""
-        return (
-            self.listed is not None
-            and self.filterset.in_index_order
-            and not self.request.GET.get(ORDER_PARAMETER)
-            and not self.request.GET.get("export")
-        )
 
     def get_table_kwargs(self):
         federation = self.filterset.federation
@@ -120,14 +111,11 @@ class RankingListView(SingleTableMixin, FilterView):
         return federation is not None and selectors.can_see_hidden(self.request.user, federation)
 
     def get_table_pagination(self, table):
-        """The table's pages, told the number of rows where the rank index knows it
-        (:meth:`~masterpoints.public.filters.StandingFilter.listed`), else counted once for each filter under
-        the standings version (:meth:`_kept_count`)."""
+        """The table's pages, told the number of rows where the stored places know it, else counted once for
+        each filter under the standings version (:meth:`_kept_count`)."""
         pagination = super().get_table_pagination(table)
-        if pagination is False or self._listed_order():
-            return pagination  # the index's rows know their number
-        if self.listed is not None:
-            return {**pagination, "paginator_class": CountedPaginator, "count": len(self.listed)}
+        if pagination is False or self.placed is not None:
+            return pagination  # the stored positions know their number
         count = self._kept_count()
         return pagination if count is None else {**pagination, "paginator_class": CountedPaginator, "count": count}
 
@@ -159,9 +147,10 @@ class RankingListView(SingleTableMixin, FilterView):
         if part is None:
             self.filterset = self.get_filterset(self.get_filterset_class())
             valid = self.filterset.is_valid() or not self.get_strict()
-            self.listed = self.filterset.listed(version=self.standings_version)
-            if self._listed_order():
-                self.object_list = self.filterset.queryset.none()  # the rows are the index's
+            sorted_otherwise = bool(request.GET.get(ORDER_PARAMETER) or export)
+            self.placed = placed_rows(self.filterset, sorted_otherwise=sorted_otherwise)
+            if self.placed is not None:
+                self.object_list = self.filterset.queryset.none()  # the rows are read by their positions
             else:
                 self.object_list = self.filterset.qs if valid else self.filterset.queryset.none()
             if export in ("csv", "xlsx") and self.filterset.federation is not None:
@@ -332,10 +321,9 @@ def player_page(request, code: str, number: str):
     RequestConfig(request, paginate={"per_page": AwardTable.default_page_size}).configure(awards)
     info = federation.scheme_info
     season = info.season_of(selectors.today())
-    book = selectors.kept_ladders(federation)  # the ladders the title, what the next needs and the register are read by
+    book = LadderBook(federation)  # the ladders the title, what the next needs and the register are read by
     achievements = selectors.player_achievements(player, book=book)
-    version = getattr(request, "standings_version", None)  # read by the page cache already
-    ranking = selectors.player_ranking_entry(player, version=version)
+    ranking = selectors.player_ranking_entry(player)
     context = {
         "player": player,
         "federation": federation,
@@ -344,7 +332,7 @@ def player_page(request, code: str, number: str):
         "standing": standing,
         "balances": balances(info, standing),
         "status": title_status(player, standing, book=book),
-        "ranks": selectors.player_ranks(player, standing, club, version=version),
+        "ranks": selectors.player_ranks(player, standing, club),
         "club": club,
         "seasons": season_table(info, selectors.player_seasons(player), season),
         "achievements": achievements,

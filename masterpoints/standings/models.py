@@ -81,6 +81,82 @@ class Standing(BalanceColumns):
         return f"{self.player_id}: {self.title or '-'}"
 
 
+class StandingPlace(models.Model):
+    """A listed player's places on the federation's default list (everyone for DBf; HBS the official list,
+    rule 3), derived from the standings by PostgreSQL's (or SQLite's) window functions in
+    :mod:`masterpoints.standings.places`, the same on every web worker, at most ``PLACES_BOUND_SECONDS``
+    behind the points.
+
+    ``place`` is the rank in the federation (equal keys share it: 1, 2, 2, 4), ``position`` the row's
+    number in the list's order (key descending, then player id): a page of the list is a range of
+    positions, read from an index whatever its depth. ``district`` is the district of the player's home
+    club (its district region, else the district of its circle), with the place and position there;
+    ``club_place`` the rank among the current members of the home club; ``ranking_place`` the place on
+    DBf's ranking list (D-Q60). Rows are written only where a value changed.
+    """
+
+    standing = models.OneToOneField(
+        Standing,
+        on_delete=models.DO_NOTHING,
+        primary_key=True,
+        db_constraint=False,
+        related_name="placing",
+        verbose_name=_("standing"),
+    )
+    federation = models.ForeignKey(
+        Federation, on_delete=models.DO_NOTHING, related_name="+", db_index=False, db_constraint=False
+    )
+    position = models.PositiveIntegerField(_("position"))
+    place = models.PositiveIntegerField(_("place"))
+    district = models.ForeignKey(
+        "federation.Region",
+        on_delete=models.DO_NOTHING,
+        null=True,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    district_position = models.PositiveIntegerField(_("position in the district"), null=True)
+    district_place = models.PositiveIntegerField(_("place in the district"), null=True)
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.DO_NOTHING, null=True, related_name="+", db_index=False, db_constraint=False
+    )
+    club_place = models.PositiveIntegerField(_("place in the club"), null=True)
+    ranking_place = models.PositiveIntegerField(_("place on the ranking list"), null=True)
+
+    class Meta:
+        verbose_name = _("standing place")
+        verbose_name_plural = _("standing places")
+        indexes = [
+            models.Index(fields=["federation", "position"], name="place_fed_position"),
+            models.Index(fields=["district", "district_position"], name="place_district_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.standing_id}: {self.place}"
+
+
+class StandingPlaces(models.Model):
+    """When a federation's places (:class:`StandingPlace`) were last derived: from which standings version
+    and for which day (the official list follows dues paid), and how many players the list then held."""
+
+    federation = models.OneToOneField(
+        Federation, on_delete=models.CASCADE, primary_key=True, related_name="standing_places"
+    )
+    version = models.CharField(_("standings version"), max_length=60, blank=True)
+    day = models.DateField(_("day"), null=True)
+    listed = models.PositiveIntegerField(_("players listed"), default=0)
+    district_sizes = models.JSONField(_("players listed per district"), default=dict)
+    refreshed_at = models.DateTimeField(_("refreshed"), null=True)
+
+    class Meta:
+        verbose_name = _("standing places")
+        verbose_name_plural = _("standing places")
+
+    def __str__(self) -> str:
+        return f"{self.federation_id}: {self.version}"
+
+
 class SeasonStanding(BalanceColumns):
     """What a player earned in one season: DBf 16 May – 15 May (§ 451C), HBS the calendar year.
 

@@ -12,10 +12,12 @@ import logging
 from celery import shared_task
 from django.core.exceptions import ValidationError
 from django.db import OperationalError
+from django.utils import timezone
 
 from federation.models import Federation, JobRun
 from masterpoints.standings.freshness import standings_stale_players
 from masterpoints.standings.jobs import standings_rebuild_job, standings_rebuild_recorded
+from masterpoints.standings.places import places_due, places_refresh
 from masterpoints.standings.services import (
     standings_ranking_roll,
     standings_refresh_players,
@@ -98,3 +100,19 @@ def standings_freshness() -> int:
     if queued:
         logger.warning("standings: %s players' standings were older than their ledger; their update is queued", queued)
     return queued
+
+
+@shared_task(name="masterpoints.standings.tasks.standings_places", **_RETRY)
+def standings_places(federation_id: int) -> int:
+    """After a standings change (queued by ``places_soon``): the federation's places derived again. Returns
+    how many rows changed (0 when they were already those of its standings version and today)."""
+    federation = Federation.objects.get(pk=federation_id)
+    return places_refresh(federation, day=timezone.localdate())
+
+
+@shared_task(name="masterpoints.standings.tasks.standings_places_due", ignore_result=True)
+def standings_places_due() -> dict[int, int]:
+    """Every minute (beat): the places of every federation whose places are older than its standings or than
+    today, so that a lost refresh costs at most a minute (``places.PLACES_BOUND_SECONDS``)."""
+    day = timezone.localdate()
+    return {pk: places_refresh(Federation.objects.get(pk=pk), day=day) for pk in places_due(day)}

@@ -8,8 +8,10 @@ from django.contrib.messages import get_messages
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
-from masterpoints.models import NoticePreference, RankingListEntry
+from masterpoints.models import NoticePreference, RankingListEntry, Standing
+from masterpoints.standings.places import places_refresh
 from tests.factories import make_player
 
 FORM = 'action="/me/notices/"'
@@ -62,10 +64,12 @@ def test_nobody_but_the_player_sees_the_statement_choice_not_even_after_the_play
 def test_a_dbf_players_page_shows_the_ranking_list_figure_and_place_with_a_link_d_q60(client, world):
     """D-Q60: the figure in MP per year rounded half up to 2 decimals (5737 / 1100 = 5.2155 → 5.22); equal
     figures share a place, so behind two players of 9.00 the place is 3, as on the list itself."""
-    for number in ("201", "202"):
-        RankingListEntry.objects.create(player=make_player(world.dbf, number), federation=world.dbf, score=9900)
-    RankingListEntry.objects.create(player=world.player, federation=world.dbf, score=5737)
-    RankingListEntry.objects.create(player=make_player(world.dbf, "203"), federation=world.dbf, score=100)
+    figures = {make_player(world.dbf, "201"): 9900, make_player(world.dbf, "202"): 9900, world.player: 5737}
+    figures[make_player(world.dbf, "203")] = 100
+    for player, score in figures.items():
+        Standing.objects.get_or_create(player=player, federation=world.dbf)
+        RankingListEntry.objects.create(player=player, federation=world.dbf, score=score)
+    places_refresh(world.dbf, day=timezone.localdate())  # the places, as the beat derives them
     body = client.get(page(world)).content.decode()
     figure = body.split('<p class="ranking-list-figure">', 1)[1].split("</p>", 1)[0]
     assert f'href="{reverse("public:ranking_list")}?federation={world.dbf.pk}"' in figure
