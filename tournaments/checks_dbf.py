@@ -12,7 +12,11 @@ FORM_CONTRADICTS_MATCHES    warning   the declared team form contradicts what th
 MINIHOLD_BYES_FILE_PLACES   info      a mini-team row with byes keeps the file's places: no bye score (§ 421B, D-Q23)
 MINIHOLD_BYE_PLACE_CHANGED  info      the organiser's bye score changes a mini-team's file place (§ 421B, D-Q23)
 QUOTA_BOARDS                warning   declared and travellers' boards differ: the declared set the quota (D-Q63)
+QUOTA_BOARDS_CHOSEN         info      the same, the director chose the count that sets the quota on the preview
 SUBSTITUTE_ASSUMED          warning   a pair's third player taken as substitute for the one with fewest boards (D-Q62)
+SUBSTITUTE_ANSWERED         info      the director answered whom a pair's substitute replaced (§ 405B7b)
+SUBSTITUTE_NONE             info      the director answered the substitute replaced nobody: no SP/GP (§ 405B7b)
+SUBSTITUTE_ANSWER_INVALID   error     the stored answer names no seated player of the entry (§ 405B7b)
 TEAM_WALKOVER               info      a match with 0 boards is a walkover: counted as won, no MP (§ 411B4)
 TEAM_DOUBLE_ROUND_ROBIN     info      teams met twice: a bonus per round, each ranked on its VP (§ 405A6, D-Q65)
 HANDICAP_NOMINAL            info      a handicap event's MP go by the nominal result: places from the scores (§ 405B6f)
@@ -82,8 +86,15 @@ DBF_FACTS = {
         W,
         _(
             "The file says each entry played %(declared)s boards, its travellers hold %(counted)s. The quota "
-            "counts the boards the tournament has each participant play, so %(used)s (§ 405B6c, § 405B7b–c, "
-            "D-Q63). If another number is right, upload again with it in Boards."
+            "counts the boards the tournament has each participant play, so the declared %(used)s set it "
+            "(§ 405B6c, § 405B7b–c, D-Q63). If the travellers' count is right, choose it below."
+        ),
+    ),
+    "QUOTA_BOARDS_CHOSEN": (
+        INFO,
+        _(
+            "The file says each entry played %(declared)s boards, its travellers hold %(counted)s: as you chose, "
+            "%(used)s boards (%(count_name)s) set the quota (§ 405B6c, § 405B7c, D-Q63)."
         ),
     ),
     "SUBSTITUTE_ASSUMED": (
@@ -91,8 +102,30 @@ DBF_FACTS = {
         _(
             "%(substitute)s (%(substitute_boards)s boards) is taken as the substitute of %(player)s "
             "(%(player_boards)s boards), who played the fewest boards: the SP or GP go to the substitute only "
-            "instead of %(player)s, when %(player)s played less than half (§ 405B7b, D-Q62). The file's first players "
-            "are taken as those who began: if that is wrong, correct the order in the file."
+            "instead of %(player)s, when %(player)s played less than half (§ 405B7b, D-Q62). The file cannot say "
+            "who replaced whom: if this is wrong, answer below whom %(substitute)s replaced."
+        ),
+    ),
+    "SUBSTITUTE_ANSWERED": (
+        INFO,
+        _(
+            "As you answered, %(substitute)s (%(substitute_boards)s boards) replaced %(player)s (%(player_boards)s "
+            "boards): the SP or GP go to %(substitute)s only instead of %(player)s, when %(player)s played less "
+            "than half (§ 405B7b)."
+        ),
+    ),
+    "SUBSTITUTE_NONE": (
+        INFO,
+        _(
+            "As you answered, %(substitute)s (%(substitute_boards)s boards) replaced none of the seated players: "
+            "no SP or GP for %(substitute)s, as a substitute is paid only instead of a player (§ 405B7b)."
+        ),
+    ),
+    "SUBSTITUTE_ANSWER_INVALID": (
+        E,
+        _(
+            "The answer stored for %(substitute)s names %(answer)s, who is not a seated player of this entry "
+            "(§ 405B7b): answer again whom %(substitute)s replaced."
         ),
     ),
     "TEAM_WALKOVER": (

@@ -7,7 +7,6 @@ two-winner Mitchell). Player keys handed to the engine are the preview's line ke
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -18,7 +17,7 @@ from masterpoints.engine.common import PlayerAward, Reason
 from masterpoints.engine.dbf import events as dbf_events
 from masterpoints.engine.dbf import minihold as dbf_minihold
 from masterpoints.engine.dbf.scale import fmt
-from masterpoints.uploads import claims
+from masterpoints.uploads import claims, substitutes
 from masterpoints.uploads.lines import GroupLine, Preview, group_label
 from masterpoints.uploads.scoring_teams import dbf_team_awards
 from tournaments.checks import CheckIssue
@@ -194,43 +193,22 @@ def _places(line, basis: str | None) -> tuple[int | None, int | None]:
     return entry.place_first, entry.place_last
 
 
-#: The seats of an entry whose SP/GP a substitute may take instead of a player (§ 405B7b, D-Q62).
-SEATS = {"pairs": 2, "individual": 1}
-
-
 def _seated_players(preview: Preview, line, boards: int, notes: list) -> tuple[dbf_events.Player, ...]:
-    """An entry's players for the engine, each with their boards, and who substituted for whom.
-
-    D-Q62 (§ 405B7b "Kan spilleren således ikke få SP eller GP, uddeles disse i stedet dennes substitut, hvis
-    vedkommende har spillet mindst halvdelen af spillene"): a substitute is paid *instead of* the player replaced,
-    only when that player is not; a pair's SP/GP go to at most two players (an individual's to one). No results
-    file says who replaced whom, so in an SP/GP pairs or individual event the players the file lists first fill
-    the seats and each further one substitutes for the seated player with the fewest boards not yet replaced
-    (the first of equals): the one who was away. The preview names each such assumption (SUBSTITUTE_ASSUMED);
-    the director who knows otherwise lists the players in that order. BP go to whoever played (§ 405B6b)."""
+    """An entry's players for the engine, each with their boards, and who substituted for whom: the director's
+    answer on the preview, else D-Q62's assumption (:mod:`masterpoints.uploads.substitutes`, § 405B7b)."""
     players = [
         dbf_events.Player(player=player.key, boards=_recorded(player.boards_played, line, boards))
         for player in line.players
     ]
-    seats = SEATS.get(event_form(preview))
-    if preview.upload.facts.get("category") == "BP" or seats is None or len(players) <= seats:
-        return tuple(players)
-    seated, replaced = players[:seats], set()
-    out = list(seated)
-    for index in range(seats, len(players)):
-        free = [p for p in seated if p.player not in replaced] or seated
-        away = min(free, key=lambda p: p.boards)
-        replaced.add(away.player)
-        out.append(dataclasses.replace(players[index], substitute_for=away.player))
-        names = {p.key: p.name for p in line.players}
-        params = {
-            "substitute": names[players[index].player],
-            "player": names[away.player],
-            "substitute_boards": players[index].boards,
-            "player_boards": away.boards,
-        }
-        notes.append(CheckIssue("SUBSTITUTE_ASSUMED", line.players[index].where, params))
-    return tuple(out)
+    facts = preview.upload.facts
+    return substitutes.engine_players(
+        players,
+        line,
+        category=facts.get("category"),
+        form=event_form(preview),
+        answers=facts.get("substitutes") or {},
+        notes=notes,
+    )
 
 
 def quota_boards(preview: Preview) -> tuple[int, list]:
@@ -242,16 +220,19 @@ def quota_boards(preview: Preview) -> tuple[int, list]:
     denne spiller"): the boards counted are those the tournament has each participant play, which the file
     states (a PBN's NrBoards, the declared boards), not the boards its travellers hold: a movement with a
     sit-out or a relay puts more boards in play than any pair plays (27 travellers, 24 boards a pair). The
-    director's figure on the form wins; else the declared boards; else the travellers' count. When the file's
-    two counts differ, the preview says which was used, why, and that the director may enter the other
-    (QUOTA_BOARDS)."""
+    director's figure on the form wins; else the count the director chose on the preview (declared or counted,
+    ``facts["quota_count"]``, issue 34 item 7); else the declared boards; else the travellers' count. When the
+    file's two counts differ, the preview says which set the quota and asks (QUOTA_BOARDS: the reading's choice,
+    QUOTA_BOARDS_CHOSEN: the director's)."""
     facts, event = preview.upload.facts, preview.event
     declared, counted = event.boards_declared, event.boards_played
-    boards = int(facts.get("boards") or declared or counted or 0)
+    boards, source = substitutes.quota_count(facts, declared, counted)
     issues = []
-    if not facts.get("boards") and declared and counted and declared != counted:
-        params = {"declared": declared, "counted": counted, "used": boards}
-        issues.append(CheckIssue("QUOTA_BOARDS", params=params))
+    if source != "form" and declared and counted and declared != counted:
+        params = {"declared": declared, "counted": counted, "used": boards, "source": source}
+        params["count_name"] = substitutes.QUOTA_COUNTS[source]
+        chosen = facts.get("quota_count") in substitutes.QUOTA_COUNTS
+        issues.append(CheckIssue("QUOTA_BOARDS_CHOSEN" if chosen else "QUOTA_BOARDS", params=params))
     return boards, issues
 
 

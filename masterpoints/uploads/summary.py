@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import PlayingTime
 from federation.models import Player, RuleSet
 from masterpoints.engine.common import KIND_DECIMALS, format_units
+from masterpoints.uploads import substitutes
 from masterpoints.uploads.lines import EntryLine, PlayerLine, Preview
 from masterpoints.uploads.models import ClubAlias, RememberedResolution
 from tournaments.importers.issues import Location
@@ -42,7 +43,7 @@ from tournaments.models import ResultUpload, Tournament
 
 #: Part of the fingerprint: raise it when the summary's shape or what the preview checks changes, so that
 #: summaries stored by the earlier code are built again.
-SUMMARY_VERSION = 8
+SUMMARY_VERSION = 9
 #: A stored summary older than this is built again even when its fingerprint holds: the fingerprint
 #: cannot see every change of the register (a member's status or name), a rule set, a sanction or the
 #: list of recognised tournaments. Confirming checks against the register of its own moment anyway.
@@ -245,6 +246,9 @@ def summarise(preview: Preview) -> dict[str, Any]:
         ],
         "previous": preview.previous.pk if preview.previous is not None else None,
         "sanction": _sanction(preview),
+        # What the preview asks the director (issue 34 items 6, 7): substitutes, the count setting the quota.
+        "substitutes": substitutes.questions(preview),
+        "quota": substitutes.quota_question(preview),
     }
 
 

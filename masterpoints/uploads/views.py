@@ -31,6 +31,7 @@ from masterpoints.uploads.forms import (
     ResultUploadForm,
     resolve_table_choices,
 )
+from masterpoints.uploads.questions import question_forms
 from masterpoints.uploads.resolving import (
     results_upload_accept_suggestions,
     results_upload_remaining_held,
@@ -236,6 +237,7 @@ def _preview_context(request, upload: ResultUpload) -> dict:
         "encoding_form": EncodingForm(initial={"encoding": upload.facts.get("encoding", "")}),
         **_playing_time_context(upload, stored),
         **_issue_actions(request, upload, stored),
+        **question_forms(upload, stored),  # whom a substitute replaced, the count setting the quota (issue 34)
         "confirm_form": ConfirmForm(),
     }
 
