@@ -24,6 +24,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_filters.views import FilterView
+from django_ratelimit.core import is_ratelimited
 from django_tables2 import RequestConfig, SingleTableMixin
 from django_tables2.data import TableListData
 
@@ -64,6 +65,19 @@ RANKINGS_CACHE_SECONDS = 300
 #: The CSV download holds the whole list as filtered and sorted; an XLSX one at most this many rows (a
 #: workbook is built whole before it is sent, :mod:`masterpoints.public.exports`). The page says so.
 EXPORT_MAX_ROWS = exports.XLSX_MAX_ROWS
+
+
+#: Rankings pages one client may have rendered a minute (a page served from the cache is not counted): each
+#: reads the database, and every address differs, so a client within it cannot keep the database busy.
+LISTS_RATE_PER_MINUTE = 120
+
+
+def _lists_too_many(request) -> HttpResponse:
+    message = _("Too many list pages from this address: at most %(count)s a minute. Try again in a minute.")
+    context = {"message": message % {"count": LISTS_RATE_PER_MINUTE}}
+    response = render(request, "registration/rate_limited.html", context, status=429)
+    response["Retry-After"] = "60"
+    return response
 
 
 #: The parameter a table is sorted by (django-tables2's ``order_by_field``).
@@ -145,6 +159,10 @@ class RankingListView(SingleTableMixin, FilterView):
         key = None if export else self._cache_key()
         part = cache.get(key) if key else None
         if part is None:
+            if is_ratelimited(
+                request, group="public.rankings", key="ip", rate=f"{LISTS_RATE_PER_MINUTE}/m", increment=True
+            ):
+                return _lists_too_many(request)
             self.filterset = self.get_filterset(self.get_filterset_class())
             valid = self.filterset.is_valid() or not self.get_strict()
             sorted_otherwise = bool(request.GET.get(ORDER_PARAMETER) or export)
