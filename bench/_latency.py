@@ -18,11 +18,13 @@ import tempfile
 import threading
 import time
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from _django import ROOT
 
 BENCH = ROOT / "bench"
+#: Port → the pid of the gunicorn master serving it (while :func:`gunicorn` runs).
+MASTERS: dict[int, int] = {}
 
 
 def free_port() -> int:
@@ -49,6 +51,10 @@ def site_env(*, cache_url: str, broker_url: str = "") -> dict[str, str]:
         "DB_CONN_MAX_AGE": "600",
         "LOG_LEVEL": "WARNING",
         "CACHE_URL": cache_url,
+        # One proxy in front (the bench's clients): a client that names its address in X-Forwarded-For is
+        # counted as that address by the per-address limits (the lists' readers); one that names none, as
+        # the connection's own.
+        "TRUSTED_PROXY_COUNT": "1",
     }
     env.pop("REDIS_URL", None)
     if broker_url:
@@ -70,6 +76,7 @@ def gunicorn(*, workers: int, cache_url: str):
     port = free_port()
     command = [str(ROOT / ".venv" / "bin" / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}"]
     server = subprocess.Popen([*command, "--workers", str(workers), "--log-level", "warning"], env=env, cwd=ROOT)
+    MASTERS[port] = server.pid
     try:
         for _ in range(150):
             try:
@@ -79,6 +86,7 @@ def gunicorn(*, workers: int, cache_url: str):
                 time.sleep(0.2)
         yield port
     finally:
+        MASTERS.pop(port, None)
         server.terminate()
         server.wait(timeout=30)
         shutil.rmtree(static, ignore_errors=True)
@@ -126,6 +134,23 @@ class Figures:
     rps: float
     requests: int
     errors: int
+    #: Each request's seconds (for :meth:`pooled`).
+    samples: list[float] = field(default_factory=list, repr=False)
+
+    @classmethod
+    def pooled(cls, *runs: Figures) -> Figures:
+        """The runs' requests taken together: p50 and p95 over all of them, the mean throughput."""
+        samples = [sample for run in runs for sample in run.samples]
+        if not samples:
+            return cls(0.0, 0.0, 0.0, 0, sum(run.errors for run in runs))
+        return cls(
+            statistics.median(samples) * 1000,
+            p95(samples) * 1000,
+            statistics.fmean(run.rps for run in runs),
+            len(samples),
+            sum(run.errors for run in runs),
+            samples,
+        )
 
     @classmethod
     def mean(cls, *runs: Figures) -> Figures:
@@ -194,10 +219,14 @@ def load(
     unique: bool = False,
     stop: threading.Event | None = None,
     gzip: bool = True,
+    in_order: bool = False,
+    forwarded: bool = False,
 ) -> Figures:
     """``total`` GET requests from ``clients`` threads (stopping at ``seconds`` or at ``stop``); ``unique`` adds
     a parameter the page ignores, so that no two requests share a cache entry. ``gzip``: the clients accept a
-    gzip-compressed answer, as browsers do (``Accept-Encoding``); they read it as it comes."""
+    gzip-compressed answer, as browsers do (``Accept-Encoding``); they read it as it comes. ``in_order``: the
+    n-th request asks for ``paths[n]`` (each once when ``total`` is their number), else a random one.
+    ``forwarded``: each request names an address of its own (``X-Forwarded-For``), as many readers would."""
     headers = {"Accept-Encoding": "gzip"} if gzip else {}
     deadline = time.monotonic() + seconds
     latencies: list[float] = []
@@ -210,11 +239,12 @@ def load(
         for number in counter:
             if time.monotonic() > deadline or (stop is not None and stop.is_set()):
                 return
-            path = rng.choice(paths)
+            path = paths[number % len(paths)] if in_order else rng.choice(paths)
             url = f"http://127.0.0.1:{port}{path}" + (f"{'&' if '?' in path else '?'}miss={number}" if unique else "")
+            asked = {**headers, "X-Forwarded-For": client_address(number)} if forwarded else headers
             start = time.perf_counter()
             try:
-                with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as response:
+                with urllib.request.urlopen(urllib.request.Request(url, headers=asked), timeout=30) as response:
                     response.read()
                     ok = response.status == 200
             except OSError:
@@ -229,8 +259,18 @@ def load(
     if not latencies:
         return Figures(0.0, 0.0, 0.0, 0, errors)
     return Figures(
-        statistics.median(latencies) * 1000, p95(latencies) * 1000, len(latencies) / elapsed, len(latencies), errors
+        statistics.median(latencies) * 1000,
+        p95(latencies) * 1000,
+        len(latencies) / elapsed,
+        len(latencies),
+        errors,
+        latencies,
     )
+
+
+def client_address(number: int) -> str:
+    """The ``number``-th of 16 million made-up client addresses (10.0.0.0/8)."""
+    return f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}"
 
 
 @contextlib.contextmanager
@@ -255,3 +295,25 @@ def balances(page: str) -> str:
     """The balances block of a player page (``<dl class="balances">…</dl>``)."""
     start = page.find('<dl class="balances">')
     return page[start : page.find("</dl>", start)] if start >= 0 else ""
+
+
+def worker_memory(port: int) -> list[tuple[int, int, int]]:
+    """The gunicorn workers serving ``port``, each as (pid, resident kB now, resident kB at its peak): the
+    children of its master (``/proc/<pid>/stat``), their ``VmRSS`` and ``VmHWM`` (``/proc/<pid>/status``)."""
+    master = MASTERS[port]
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as source:
+                parent = int(source.read().rsplit(")", 1)[1].split()[1])
+            if parent != master:
+                continue
+            with open(f"/proc/{entry}/status") as source:
+                status = dict(line.split(":", 1) for line in source if ":" in line)
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        kilobytes = {key: int(status.get(key, "0 kB").split()[0]) for key in ("VmRSS", "VmHWM")}
+        found.append((int(entry), kilobytes["VmRSS"], kilobytes["VmHWM"]))
+    return found

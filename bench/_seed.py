@@ -31,6 +31,8 @@ from masterpoints.models import Award
 from tournaments.models import Tournament
 
 SEED = 20160
+#: Players written at a time.
+PLAYER_CHUNK = 100_000
 SEASONS = 10
 #: (code, scheme, name, language, time zone, share of players and awards, districts).
 FEDERATIONS = (
@@ -76,9 +78,25 @@ def _clubs(federation: Federation, rng: random.Random, count: int, districts: in
 
 
 def _players(federation: Federation, rng: random.Random, count: int, club_ids: list[int]) -> dict[int, list[int]]:
-    """``count`` players with a home club (clubs of uneven size: weights 1–5); returns club → player ids."""
+    """``count`` players with a home club (clubs of uneven size: weights 1–5); returns club → player ids.
+    Written in chunks of :data:`PLAYER_CHUNK` (a million players' rows never sit in memory at once)."""
+    for chunk in range(0, count, PLAYER_CHUNK):
+        insert_many(Player, _player_rows(federation, rng, range(chunk, min(count, chunk + PLAYER_CHUNK))))
+    ids = list(Player.objects.filter(federation=federation).order_by("pk").values_list("pk", flat=True))
+    weights = [rng.randint(1, 5) for _ in club_ids]
+    homes = rng.choices(club_ids, weights=weights, k=len(ids))
+    for chunk in range(0, len(ids), PLAYER_CHUNK):
+        pairs = zip(ids[chunk : chunk + PLAYER_CHUNK], homes[chunk : chunk + PLAYER_CHUNK], strict=True)
+        insert_many(ClubMembership, [{"player_id": p, "club_id": c, "is_home": True} for p, c in pairs])
+    members: dict[int, list[int]] = {}
+    for player, club in zip(ids, homes, strict=True):
+        members.setdefault(club, []).append(player)
+    return members
+
+
+def _player_rows(federation: Federation, rng: random.Random, numbers: range) -> list[dict]:
     rows = []
-    for i in range(count):
+    for i in numbers:
         first, last = rng.choice(FIRST), rng.choice(LAST)
         rows.append(
             {
@@ -92,17 +110,7 @@ def _players(federation: Federation, rng: random.Random, count: int, club_ids: l
                 "dues_paid_until": date(date.today().year + 1, 6, 30),
             }
         )
-    insert_many(Player, rows)
-    ids = list(Player.objects.filter(federation=federation).order_by("pk").values_list("pk", flat=True))
-    weights = [rng.randint(1, 5) for _ in club_ids]
-    homes = rng.choices(club_ids, weights=weights, k=len(ids))
-    insert_many(
-        ClubMembership, [{"player_id": p, "club_id": c, "is_home": True} for p, c in zip(ids, homes, strict=True)]
-    )
-    members: dict[int, list[int]] = {}
-    for player, club in zip(ids, homes, strict=True):
-        members.setdefault(club, []).append(player)
-    return members
+    return rows
 
 
 def _history(federation: Federation, rng: random.Random, awards: int, members: dict[int, list[int]]) -> int:
@@ -121,7 +129,8 @@ def _history(federation: Federation, rng: random.Random, awards: int, members: d
     days = (today - first_day).days + 1
     explain = _Explanations()
     while ledger.written + len(ledger.rows) < awards:
-        for tournament, pairs in _tournaments(federation, rng, info.kinds, (first_day, days), members, regions):
+        batch = _tournaments(federation, rng, info.kinds, (first_day, days), (members, everyone), regions)
+        for tournament, pairs in batch:
             for place, pair in enumerate(pairs, start=1):
                 units, ref = explain.place(tournament, len(pairs), place)
                 if not units:
@@ -167,13 +176,14 @@ class _Ledger:
         self.rows = []
 
 
-def _tournaments(federation, rng, kinds, span, members, regions) -> list[tuple[Tournament, list]]:
-    """A batch of 500 tournaments with their fields (pairs of player ids, in place order)."""
+def _tournaments(federation, rng, kinds, span, players, regions) -> list[tuple[Tournament, list]]:
+    """A batch of 500 tournaments with their fields (pairs of player ids, in place order); ``players``: club →
+    its members, and every player."""
     first_day, days = span
+    members, everyone = players
     organisers = list(ORGANISERS)
     shares = [ORGANISERS[o][0] for o in organisers]
     clubs = list(members)
-    everyone = [p for ids in members.values() for p in ids]
     planned = []
     for _ in range(500):
         organiser = rng.choices(organisers, weights=shares)[0]

@@ -2,11 +2,13 @@
 50 clients against a trivial view, confirm → page with a real worker, and the incremental update.
 
     DATABASE_URL=postgres://… .venv/bin/python bench/standings.py [--players 100000] [--awards 5000000]
-        [--requests 2000] [--seconds 120] [--clients 50] [--workers 4] [--confirms 20] [--keep] [--reuse]
+        [--requests 2000] [--seconds 120] [--clients 50] [--workers 4] [--confirms 20] [--after-rounds 3]
+        [--parts rebuild,incremental,latency,lists,export] [--keep] [--reuse]
 
 One run prints each figure on its own line as ``name=value`` (human-readable lines around them):
 
-- ``loadavg`` (start and end, /proc/loadavg), ``cores``;
+- ``loadavg`` (start and end, /proc/loadavg), ``cores``; ``steal_start_pct`` (the two seconds before the run)
+  and ``steal_run_pct`` (the whole run, printed at its end), as ``steal_pct`` below;
 - ``award_row_bytes``: ``avg(pg_column_size(award.*))``, the ledger row's average width;
 - ``groupby_s``: ``SELECT player_id, kind, SUM(units) FROM masterpoints_award GROUP BY player_id, kind``
   (median of ``--repeat``); ``floor_groupby_s``: the same GROUP BY over a minimal (player, date, kind, units)
@@ -34,7 +36,23 @@ One run prints each figure on its own line as ``name=value`` (human-readable lin
   rankings for clients that do not. The servers are warmed once the standings have settled (:func:`settle`);
 - ``confirm_to_page_p95_ms``: an upload confirmed through the upload service until its new balance shows
   on the public player page (through gunicorn, a real ``celery -A config worker`` on Redis), p95 of
-  ``--confirms``, quiet; ``confirm_to_page_loaded_p95_ms``: the same while 20 clients load the rankings.
+  ``--confirms``, quiet; ``confirm_to_page_loaded_p95_ms``: the same while 20 clients load the rankings;
+  ``after_confirm_p95_vs_quiet``: player and rankings pages (the confirm's players, 20 others, the rankings
+  above, the bench club's list), each rendered (a parameter the page ignores), from twice ``--workers``
+  clients during the 10 s after a confirm (the Celery worker updating the standings meanwhile), p95 over the
+  same pages' p95 in the 10 s before it, when the standings had settled; ``--after-rounds`` rounds pooled
+  (``after_confirm_p95_ms``: the p95 after);
+- part ``lists`` (``bench/_lists.py``): ``lists_mix_uncached_vs_trivial``: a mix of rankings lists, the page's
+  and the API's (``/api/rankings``), with random kind, season, filter (region, club, name, rung, the official
+  list where it is the default), order (the table's sortable columns), page size and page up to the list's
+  last, each address distinct, each request from an address of its own (``X-Forwarded-For``: many readers,
+  each within the API's limit): throughput over the trivial view's, measured as the page scenarios
+  (``lists_mix_p50_ms``, ``lists_mix_p95_ms``, ``lists_mix_errors``: answers other than 200);
+- part ``export``: ``export_rows_per_s``: the largest federation's whole rankings CSV
+  (``/rankings/?federation=…&export=csv``) read as an anonymous browser reads a download (gzip, streamed, the
+  lines counted, nothing kept), rows a second (``export_rows``: the rows it held);
+- after the parts above: ``worker_rss_mb``, the largest gunicorn web worker's resident memory (``VmRSS`` of the
+  master's children in ``/proc``), and ``worker_peak_rss_mb``, the largest peak (``VmHWM``).
 
 Before the rebuild and before the page scenarios the database's tables and indexes are read into the
 operating system's page cache (``pg_prewarm(…, 'read')``, ``prewarm_s``): a database server keeps its working
@@ -56,7 +74,17 @@ import os
 import statistics
 import time
 
-from _latency import DiskReads, Figures, Steal, background_load, balances, celery_worker, fetch, gunicorn, load, p95
+from _confirms import (
+    AFTER_SECONDS,
+    after_confirm,
+    bench_club,
+    confirm_to_page,
+    member_numbers,
+    settle,
+    upload_confirmed,
+)
+from _latency import DiskReads, Figures, Steal, background_load, celery_worker, gunicorn, load, p95
+from _lists import export_figures, lists_figures, memory_figures
 
 BASELINE = "SELECT player_id, kind, SUM(units) FROM {table} GROUP BY player_id, kind"
 
@@ -85,7 +113,8 @@ def main() -> None:
     parser.add_argument("--broker-url", default="redis://127.0.0.1:6379/14", help="the worker's broker (emptied)")
     parser.add_argument("--keep", action="store_true", help="keep the test database for a later --reuse")
     parser.add_argument("--reuse", action="store_true", help="reuse a kept test database")
-    parser.add_argument("--parts", default="rebuild,incremental,latency", help="which figures (comma-separated)")
+    parser.add_argument("--after-rounds", type=int, default=3, help="confirms followed by pages (after_confirm)")
+    parser.add_argument("--parts", default="rebuild,incremental,latency,lists,export", help="which figures")
     args = parser.parse_args()
 
     import django
@@ -98,6 +127,9 @@ def main() -> None:
         parser.error("the standings bench needs PostgreSQL (DATABASE_URL)")
     print(f"loadavg={loadavg()}")
     emit("cores", os.cpu_count() or 1)
+    whole, moment = Steal(), Steal()
+    time.sleep(2)
+    emit("steal_start_pct", moment.percent(), 1)  # the two seconds before the run
     setup_test_environment()
     old_name = connection.settings_dict["NAME"]
     # serialize=False: no copy of the whole database in memory (that is for TransactionTestCase only).
@@ -107,6 +139,7 @@ def main() -> None:
     finally:
         if not args.keep:
             connection.creation.destroy_test_db(old_name, verbosity=0)
+        emit("steal_run_pct", whole.percent(), 1)
         print(f"loadavg={loadavg()}")
 
 
@@ -141,8 +174,8 @@ def run(args) -> None:
         rebuild_figures(args)
     if "incremental" in parts:
         incremental_figures()
-    if "latency" in parts:
-        latency_figures(args)
+    if parts & {"latency", "lists", "export"}:
+        server_figures(args, parts)
 
 
 def prewarm() -> None:
@@ -236,50 +269,6 @@ def rebuild_figures(args) -> None:
 # --- uploads ---------------------------------------------------------------------------------------------------
 
 
-def bench_club():
-    """The DBf-bench club with the most members (the uploads' host)."""
-    from django.db.models import Count
-
-    from clubs.models import Club
-    from federation.models import Federation
-
-    return (
-        Club.objects.filter(federation=Federation.objects.order_by("pk").first())
-        .annotate(n=Count("memberships"))
-        .order_by("-n", "pk")
-        .first()
-    )
-
-
-def upload_confirmed(club, numbers: list[str], day: datetime.date, name: str, *, seed: int = 4):
-    """A pairs tournament of ``numbers`` at ``club`` uploaded and confirmed through the upload service."""
-    from masterpoints.uploads.services import results_upload_confirm, results_upload_create
-    from tests.factories import pairs_from_numbers, usebio_pairs
-
-    data = usebio_pairs(
-        club_number=club.number, date=day, name=name, sections=[pairs_from_numbers(numbers, seed=seed)], boards=26
-    )
-    facts = {"organiser_kind": "club", "category": "BP", "form": "", "boards": None, "met": None}
-    upload = results_upload_create(
-        actor=None,
-        federation=club.federation,
-        club=club,
-        region=None,
-        data=data,
-        filename="bench.xml",
-        facts=facts,
-        trusted=True,
-    )
-    return results_upload_confirm(actor=None, upload=upload, acknowledge_warnings=True, trusted=True)
-
-
-def member_numbers(club) -> list[str]:
-    from clubs.models import ClubMembership
-
-    members = ClubMembership.objects.filter(club=club).order_by("player__number")
-    return list(members.values_list("player__number", flat=True))
-
-
 def incremental_figures() -> None:
     from masterpoints.standings.services import standings_refresh_tournament
 
@@ -328,91 +317,83 @@ def player_urls(count: int) -> list[str]:
     return [f"/players/{p.federation.code}/{p.number}/" for p in players]
 
 
-def settle() -> None:
-    """Wait until the standings have been still for ``SETTLED_SECONDS`` (the uploads of the figures before
-    changed them just now): only then does the warm-up build each worker's rank index, as the first pages
-    after an evening of uploads do, so that the figures are the steady state's, not the first minute's."""
-    from django.db.models import Max
-    from django.utils import timezone
-
-    from masterpoints.models import StandingsVersion
-    from masterpoints.public.ranks import SETTLED_SECONDS
-
-    last = StandingsVersion.objects.aggregate(last=Max("changed_at"))["last"]
-    if last is not None:
-        time.sleep(max(0.0, SETTLED_SECONDS + 1 - (timezone.now() - last).total_seconds()))
-
-
-def latency_figures(args) -> None:
-    from tournaments.models import Tournament
-
+def server_figures(args, parts: set[str]) -> None:
+    """The parts that need the site served (``latency``, ``lists``, ``export``) under one gunicorn, warmed once
+    the standings have settled; then the web workers' memory (``worker_rss_mb``)."""
     rankings, players = ranking_urls(), player_urls(2000)
     prewarm()  # what the kernel reclaimed during the figures before
     with gunicorn(workers=args.workers, cache_url=args.cache_url) as port:
         settle()
         load(port, [*rankings, *players[:5], "/bench/trivial"], 300, args.clients, 60)  # warm workers and caches
         print(f"\ngunicorn {args.workers} workers, {args.clients} clients, cache {args.cache_url or 'per worker'}:")
-        scenarios = {
-            "rankings": (rankings, False, True),
-            "rankings_identity": (rankings, False, False),
-            "rankings_uncached": (rankings, True, True),
-            "player": (players[:5], False, True),
-            "player_uncached": (players, False, True),
-        }
-        figures: dict[str, Figures] = {}
-        trivial: dict[str, Figures] = {}  # each scenario's trivial view, measured right before and after it
-        stolen, disk = Steal(), DiskReads()
-        for name, (paths, unique, gzip) in scenarios.items():
-            before = load(port, ["/bench/trivial"], args.requests, args.clients, args.seconds)
-            figures[name] = load(port, paths, args.requests, args.clients, args.seconds, unique=unique, gzip=gzip)
-            after = load(port, ["/bench/trivial"], args.requests, args.clients, args.seconds)
-            trivial[name] = Figures.mean(before, after)
-            print(before.line(f"trivial before {name}"))
-            print(figures[name].line(name))
-            print(after.line(f"trivial after {name}"))
-        print(f"steal: {stolen.percent():.1f} % of the cores' time went to other machines during these scenarios")
-        emit("steal_pct", stolen.percent(), 1)
-        emit("disk_read_mb", disk.megabytes(), 1)
-        emit("trivial_p95_ms", trivial["rankings"].p95_ms, 1)
-        emit("rankings_p50_ms", figures["rankings"].p50_ms, 1)
-        emit("rankings_p95_ms", figures["rankings"].p95_ms, 1)
-        for name in ("rankings", "rankings_uncached"):
-            emit(f"{name}_vs_trivial", figures[name].rps / trivial[name].rps)
-        emit("rankings_p95_vs_trivial", figures["rankings"].p95_ms / trivial["rankings"].p95_ms)
-        emit("rankings_identity_vs_trivial", figures["rankings_identity"].rps / trivial["rankings_identity"].rps)
-        emit("player_p95_ms", figures["player"].p95_ms, 1)
-        for name in ("player", "player_uncached"):
-            emit(f"{name}_vs_trivial", figures[name].rps / trivial[name].rps)
-        with celery_worker(broker_url=args.broker_url, cache_url=args.cache_url):
-            # A reused database holds the confirms of earlier runs: the same tournament again would change no
-            # balance, so each run confirms new ones, on days before theirs.
-            done = Tournament.objects.filter(name__startswith="Bench confirm ").count()
-            quiet = confirm_to_page(port, args.confirms, first=done)
-            with background_load(port, rankings, 20):
-                loaded = confirm_to_page(port, args.confirms, first=done + args.confirms)
-        print(f"confirm → page (ms), quiet: {', '.join(f'{t:.0f}' for t in quiet)}")
-        print(f"confirm → page (ms), 20 clients on the rankings: {', '.join(f'{t:.0f}' for t in loaded)}")
-        emit("confirm_to_page_p95_ms", p95(quiet), 1)
-        emit("confirm_to_page_loaded_p95_ms", p95(loaded), 1)
+        if "latency" in parts:
+            page_figures(port, args, rankings, players)
+            confirm_figures(port, args, rankings, players)
+        if "lists" in parts:
+            lists_figures(port, args)
+        if "export" in parts:
+            export_figures(port)
+        memory_figures(port)
 
 
-def confirm_to_page(port: int, confirms: int, *, first: int) -> list[float]:
-    """Milliseconds from the start of each confirm (a 10-pair tournament of the bench club, one a day back from
-    ``first`` days ago) until the first pair's first player's public page shows changed balances."""
-    club = bench_club()
-    numbers = member_numbers(club)
-    times = []
-    for index in range(first, first + confirms):
-        chosen = [numbers[(index * 20 + k) % len(numbers)] for k in range(20)]
-        page = f"/players/{club.federation.code}/{chosen[0]}/"
-        before = balances(fetch(port, page))
-        day = datetime.date.today() - datetime.timedelta(days=index + 1)
-        start = time.perf_counter()
-        upload_confirmed(club, chosen, day, f"Bench confirm {index}", seed=index)
-        while balances(fetch(port, page)) == before and time.perf_counter() - start < 60:
-            time.sleep(0.01)
-        times.append((time.perf_counter() - start) * 1000)
-    return times
+def page_figures(port: int, args, rankings: list[str], players: list[str]) -> None:
+    scenarios = {
+        "rankings": (rankings, False, True),
+        "rankings_identity": (rankings, False, False),
+        "rankings_uncached": (rankings, True, True),
+        "player": (players[:5], False, True),
+        "player_uncached": (players, False, True),
+    }
+    figures: dict[str, Figures] = {}
+    trivial: dict[str, Figures] = {}  # each scenario's trivial view, measured right before and after it
+    stolen, disk = Steal(), DiskReads()
+    for name, (paths, unique, gzip) in scenarios.items():
+        before = load(port, ["/bench/trivial"], args.requests, args.clients, args.seconds)
+        figures[name] = load(port, paths, args.requests, args.clients, args.seconds, unique=unique, gzip=gzip)
+        after = load(port, ["/bench/trivial"], args.requests, args.clients, args.seconds)
+        trivial[name] = Figures.mean(before, after)
+        print(before.line(f"trivial before {name}"))
+        print(figures[name].line(name))
+        print(after.line(f"trivial after {name}"))
+    print(f"steal: {stolen.percent():.1f} % of the cores' time went to other machines during these scenarios")
+    emit("steal_pct", stolen.percent(), 1)
+    emit("disk_read_mb", disk.megabytes(), 1)
+    emit("trivial_p95_ms", trivial["rankings"].p95_ms, 1)
+    emit("rankings_p50_ms", figures["rankings"].p50_ms, 1)
+    emit("rankings_p95_ms", figures["rankings"].p95_ms, 1)
+    for name in ("rankings", "rankings_uncached"):
+        emit(f"{name}_vs_trivial", figures[name].rps / trivial[name].rps)
+    emit("rankings_p95_vs_trivial", figures["rankings"].p95_ms / trivial["rankings"].p95_ms)
+    emit("rankings_identity_vs_trivial", figures["rankings_identity"].rps / trivial["rankings_identity"].rps)
+    emit("player_p95_ms", figures["player"].p95_ms, 1)
+    for name in ("player", "player_uncached"):
+        emit(f"{name}_vs_trivial", figures[name].rps / trivial[name].rps)
+
+
+def confirm_figures(port: int, args, rankings: list[str], players: list[str]) -> None:
+    """Confirm → page quiet and under load, then the pages after a confirm against the same pages quiet."""
+    from tournaments.models import Tournament
+
+    with celery_worker(broker_url=args.broker_url, cache_url=args.cache_url):
+        # A reused database holds the confirms of earlier runs: the same tournament again would change no
+        # balance, so each run confirms new ones, on days before theirs.
+        done = Tournament.objects.filter(name__startswith="Bench confirm ").count()
+        quiet = confirm_to_page(port, args.confirms, first=done)
+        with background_load(port, rankings, 20):
+            loaded = confirm_to_page(port, args.confirms, first=done + args.confirms)
+        clients = 2 * args.workers
+        calm, after = after_confirm(
+            port, [*players[:20], *rankings], first=done + 2 * args.confirms, rounds=args.after_rounds, clients=clients
+        )
+    print(f"confirm → page (ms), quiet: {', '.join(f'{t:.0f}' for t in quiet)}")
+    print(f"confirm → page (ms), 20 clients on the rankings: {', '.join(f'{t:.0f}' for t in loaded)}")
+    emit("confirm_to_page_p95_ms", p95(quiet), 1)
+    emit("confirm_to_page_loaded_p95_ms", p95(loaded), 1)
+    print(f"player and rankings pages, each rendered, {clients} clients, {args.after_rounds} rounds:")
+    print(calm.line(f"quiet ({AFTER_SECONDS} s each)"))
+    print(after.line(f"the {AFTER_SECONDS} s after a confirm"))
+    emit("after_confirm_p95_ms", after.p95_ms, 1)
+    emit("after_confirm_p95_vs_quiet", after.p95_ms / calm.p95_ms if calm.p95_ms else 0.0)
 
 
 if __name__ == "__main__":
