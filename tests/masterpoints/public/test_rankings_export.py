@@ -126,6 +126,9 @@ def test_the_xlsx_holds_the_list_up_to_its_stated_bound(client, crowd, monkeypat
 def test_the_page_says_the_csv_is_whole_and_the_xlsx_bound(client, crowd):
     body = client.get(reverse("public:rankings"), {"federation": crowd.dbf.pk}).content.decode()
     assert "the CSV holds the whole list, the XLSX at most 100,000 rows" in body
+    client.cookies["django_language"] = "da"
+    body = client.get(reverse("public:rankings"), {"federation": crowd.dbf.pk}).content.decode()
+    assert "CSV-filen rummer hele listen, XLSX-filen højst 100.000 rækker" in body
 
 
 @pytest.fixture
