@@ -1,35 +1,34 @@
 """Tables of the public pages: the rankings, a club's members' standings, a player's awards, and the rows of
-a tournament's page (scores as the scoring program wrote them, each row's points)."""
+a tournament's page (scores as the scoring program wrote them, each row's points). Every table renders with
+the site's table template (``masterpoints/table.html``): a cell is its column's value or ``render_`` method."""
 
 from __future__ import annotations
 
 from decimal import Decimal
-from html import escape
-from urllib.parse import quote
 
 import django_tables2 as tables
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import number_format
-from django.utils.functional import cached_property
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import FALLBACK
-from federation.tables import BoundedPages, Column, DateColumn
+from federation.tables import BoundedPages
 from masterpoints.award_text import ledger_block
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.ranglist import shown_hundredths
 from masterpoints.explanations import explained
 from masterpoints.models import Award, Standing
-from masterpoints.numbers import decimal_separator, kind_label, short_day, shown_units
-from masterpoints.public.listed import ListedRow
+from masterpoints.numbers import kind_label, short_day, shown_units
 from masterpoints.standings.titles import title_label
 
 #: The point columns each scheme shows, in order.
 _ALL_POINTS = ("mp", "bp", "sp", "gp", "black", "red", "master")
 _DECIMALS = {"mp": 2, **{kind.lower(): decimals for kind, decimals in KIND_DECIMALS.items()}}
+#: The site's table template: headers that say their order, a caption, the pages as a labelled nav.
+TABLE_TEMPLATE = "masterpoints/table.html"
 
 
 def player_url(federation_code: str, number: str) -> str:
@@ -49,13 +48,12 @@ def home_club_name(record) -> str:
 
 
 def record_title(record) -> str:
-    """The title or category of a row: a standing's own (or a row read from the index, ``ListedRow``), a
-    season row's player's."""
-    standing = record if isinstance(record, Standing | ListedRow) else getattr(record.player, "standing", None)
+    """The title or category of a row: a standing's own, a season row's player's."""
+    standing = record if isinstance(record, Standing) else getattr(record.player, "standing", None)
     return title_label(standing.title, standing.stars) if standing is not None else ""
 
 
-class PointsColumn(Column):
+class PointsColumn(tables.Column):
     """An amount in integer units, shown with the kind's decimals; sorted best first on the first click."""
 
     def __init__(self, field: str, **kwargs):
@@ -74,15 +72,15 @@ class StandingTable(BoundedPages, tables.Table):
     """A ranking list: each row's place in the filtered list (equal points share it), the player, home
     club, title or category and balances. Works on career standings and on one season's figures."""
 
-    place = Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
-    number = Column(accessor="player__number", verbose_name=_("No."), order_by=("player__number",))
-    name = Column(
+    place = tables.Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
+    number = tables.Column(accessor="player__number", verbose_name=_("No."), order_by=("player__number",))
+    name = tables.Column(
         accessor="player__last_name",
         verbose_name=_("Player"),
         order_by=("player__last_name", "player__first_name"),
     )
-    club = Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
-    title = Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
+    club = tables.Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
+    title = tables.Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
     mp = PointsColumn("mp", verbose_name=_("MP"))
     bp = PointsColumn("bp", verbose_name=_("BP"))
     sp = PointsColumn("sp", verbose_name=_("SP"))
@@ -93,7 +91,7 @@ class StandingTable(BoundedPages, tables.Table):
 
     class Meta:
         attrs = {"class": "table ranking"}
-        template_name = "masterpoints/built_rows_table.html"
+        template_name = TABLE_TEMPLATE
         empty_text = _("No player matches these filters.")
 
     #: A points column's header ranks the list by that kind (``?kind=``, places counted again), the one
@@ -116,61 +114,18 @@ class StandingTable(BoundedPages, tables.Table):
             for name in _ALL_POINTS:
                 if name in self.columns:
                     self.columns[name].column.orderable = False
+            # The table template links such a header to the list ranked by its kind (``ranks_kind``).
+            for name, ranking in self.kind_columns.items():
+                if name in self.columns:
+                    self.columns[name].column.ranks_kind = ranking.value
         # A phone shows the place, the name and the points that rank the list; the rest only on wider screens.
         self.secondary = {"number", "club", "title", *(set(info.balance_columns) - {info.primary_column(kind)})}
-        for name in self.secondary & {column.name for column in self.columns}:
-            css = "num secondary" if name in _ALL_POINTS else "secondary"
-            self.columns[name].column.attrs = {"td": {"class": css}, "th": {"class": css}}
-
-    def before_render(self, request):
-        """The rows of the shown page as HTML, built in Python: the rankings page renders them without a
-        template per cell (the same values as the ``render_`` methods and the export). Every value is
-        escaped here (``html.escape``: this runs for each cell of the busiest page)."""
-        super().before_render(request)
-        # One reverse() per page: players' addresses differ only in the number.
-        code = self.federation.code if self.federation else "-"
-        before, after = player_url(code, "NUMBER").split("NUMBER")
-
-        def name_cell(record) -> str:
-            player = record.player
-            href = escape(f"{before}{quote(player.number, safe='')}{after}")
-            return f'<a href="{href}">{escape(shown_name(player, self.see_hidden))}</a>'
-
-        cells = {
-            "place": lambda r: ("num", escape(str(r.place))),
-            "number": lambda r: ("secondary", escape(r.player.number)),
-            "name": lambda r: ("", name_cell(r)),
-            "club": lambda r: ("secondary", escape(home_club_name(r))),
-            "title": lambda r: ("secondary", escape(record_title(r))),
-        }
-        separator = decimal_separator()
-        for name in _ALL_POINTS:
-            decimals = _DECIMALS[name]
-            css = "num secondary" if name in self.secondary else "num points"
-            cells[name] = lambda r, name=name, decimals=decimals, css=css: (
-                css,
-                shown_units(getattr(r, name), decimals, separator),
-            )
-        shown = [column.name for column in self.columns]
-        html = []
-        page = getattr(self, "page", None)
-        for row in page.object_list if page else self.rows:
-            html.append("<tr>")
-            for css, value in (cells[name](row.record) for name in shown):
-                html.append(f'<td class="{css}">{value}</td>' if css else f"<td>{value}</td>")
-            html.append("</tr>")
-        self.body_html = mark_safe("".join(html))  # noqa: S308 - every cell escaped above
-
-    def header_link(self, column, request) -> tuple[str, bool] | None:
-        """``(address, current)`` of a header that ranks the list by its kind (:attr:`ranks_by_header`)."""
-        ranking = self.kind_columns.get(column.name) if self.ranks_by_header else None
-        if ranking is None:
-            return None
-        query = request.GET.copy()
-        for name in ("sort", "page"):
-            query.pop(name, None)
-        query["kind"] = ranking.value
-        return "?" + query.urlencode(), ranking.value == self.kind
+        for name in {column.name for column in self.columns}:
+            if name in self.secondary:
+                css = "num secondary" if name in _ALL_POINTS else "secondary"
+                self.columns[name].column.attrs = {"td": {"class": css}, "th": {"class": css}}
+            elif name in _ALL_POINTS:  # the points that rank the list
+                self.columns[name].column.attrs = {"td": {"class": "num points"}, "th": {"class": "num"}}
 
     @property
     def caption(self) -> str:
@@ -232,18 +187,18 @@ class RankingListEntryTable(BoundedPages, tables.Table):
     """DBf's ranking list ("ranglisten", D-Q56–D-Q60): place by the exact figure (equal figures share it),
     the player, home club, title and the figure in MP per year, rounded half up to 2 decimals (D-Q60)."""
 
-    place = Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
-    number = Column(accessor="player__number", verbose_name=_("No."), orderable=False)
-    name = Column(accessor="player__last_name", verbose_name=_("Player"), orderable=False)
-    club = Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
-    title = Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
-    score = Column(
+    place = tables.Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
+    number = tables.Column(accessor="player__number", verbose_name=_("No."), orderable=False)
+    name = tables.Column(accessor="player__last_name", verbose_name=_("Player"), orderable=False)
+    club = tables.Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
+    title = tables.Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
+    score = tables.Column(
         verbose_name=_("MP per year"), orderable=False, attrs={"td": {"class": "num"}, "th": {"class": "num"}}
     )
 
     class Meta:
         attrs = {"class": "table ranking"}
-        template_name = "masterpoints/table.html"
+        template_name = TABLE_TEMPLATE
         empty_text = _("No player matches these filters.")
 
     def __init__(self, data, *, federation, see_hidden: bool = False, **kwargs):
@@ -275,88 +230,63 @@ def ranking_figure(score: int, rule) -> str:
 
 class AwardTable(BoundedPages, tables.Table):
     """A player's ledger: every award with what it is for and why it is this many points. Corrections,
-    reversals and opening balances are marked as such, with their reason. Its rows are
-    :class:`~masterpoints.public.ledger.LedgerRow` (a :class:`~masterpoints.public.ledger.PlayerLedger`)."""
+    reversals and opening balances are marked as such (each row's class names its source), with their
+    reason. Its rows are :class:`~masterpoints.public.ledger.LedgerRow` (a
+    :class:`~masterpoints.public.ledger.PlayerLedger`)."""
 
-    #: 25 newest first (D-Q55 sizes up to 200 on request): a phone shows them without endless scrolling,
-    #: and the page renders in a quarter of the time of a hundred explained rows (issue 16).
+    #: 25 newest first (D-Q55 sizes up to 200 on request): a phone shows them without endless scrolling.
     default_page_size = 25
 
-    awarded_on = DateColumn(verbose_name=_("Date"), orderable=False, short=True)
-    what = Column(accessor="pk", verbose_name=_("For"), orderable=False)
-    amount = Column(accessor="units", verbose_name=_("Points"), orderable=False, attrs={"td": {"class": "num"}})
-    why = Column(accessor="pk", verbose_name=_("Why"), orderable=False)
+    awarded_on = tables.Column(verbose_name=_("Date"), orderable=False)
+    what = tables.Column(accessor="pk", verbose_name=_("For"), orderable=False)
+    amount = tables.Column(accessor="units", verbose_name=_("Points"), orderable=False, attrs={"td": {"class": "num"}})
+    why = tables.Column(accessor="pk", verbose_name=_("Why"), orderable=False)
 
     class Meta:
         model = Award
         fields = ("awarded_on", "what", "amount", "why")
         attrs = {"class": "table awards"}
-        template_name = "masterpoints/built_rows_table.html"
+        template_name = "masterpoints/award_table.html"  # the site's table, each row's source a class
         empty_text = _("No awards yet.")
 
-    def before_render(self, request):
-        """The rows of the shown page as HTML, built in Python with the ``render_`` methods below: a template
-        per cell cost most of a player's page (issue 16)."""
-        super().before_render(request)
-        page = getattr(self, "page", None)
-        html = []
-        for row in page.object_list if page else self.rows:
-            record = row.record
-            html.append(
-                f'<tr class="source-{escape(record.source)}">'
-                f"<td>{escape(short_day(record.awarded_on, self.words['language']))}</td>"
-                f'<td>{self.render_what(record)}</td><td class="num">{escape(self.render_amount(record))}</td>'
-                f"<td>{self.render_why(record)}</td></tr>"
-            )
-        self.body_html = mark_safe("".join(html))  # noqa: S308 - each cell escaped or built by format_html
-
-    @cached_property
-    def tournament_address(self) -> tuple[str, str]:
-        """A tournament's address before and after its id: one ``reverse()`` per page, not per row."""
-        before, _zero, after = reverse("public:tournament", args=[0]).rpartition("0")
-        return before, after
-
-    @cached_property
-    def words(self) -> dict[str, str]:
-        """What every row repeats, looked up once a page (a table is rendered in one language, the one active
-        when it is): the ``language``, its decimal ``separator``, the word ``place`` and each point kind's
-        name (by the kind)."""
-        kinds = {kind: kind_label(kind) for kind in KIND_DECIMALS}
-        return {"language": get_language(), "separator": decimal_separator(), "place": escape(str(_("place"))), **kinds}
+    def render_awarded_on(self, value):
+        return short_day(value)
 
     def render_amount(self, record):
-        words, kind = self.words, record.kind
-        return f"{shown_units(record.units, KIND_DECIMALS[kind], words['separator'])} {words[kind]}"
+        return f"{shown_units(record.units, KIND_DECIMALS[record.kind])} {kind_label(record.kind)}"
 
     def render_what(self, record):
         """The tournament (a link), its part and the place; an office entry's kind, what it cancels and its
-        reason. Built with f-strings, every text escaped here (25 to 200 rows a page)."""
+        reason."""
         parts = []
         if record.tournament_id:
-            before, after = self.tournament_address
-            parts.append(
-                f'<a href="{escape(before)}{record.tournament_id}{escape(after)}">{escape(record.tournament_name)}</a>'
-            )
+            address = reverse("public:tournament", args=[record.tournament_id])
+            parts.append(format_html('<a href="{}">{}</a>', address, record.tournament_name))
             if record.part:
-                parts.append(f" <small>{escape(record.part)}</small>")
+                parts.append(format_html(" <small>{}</small>", record.part))
             if record.place_first:
                 places = str(record.place_first)
                 if record.place_last and record.place_last != record.place_first:
                     places += f"–{record.place_last}"
-                parts.append(f" · {self.words['place']} {places}")
+                parts.append(format_html(" · {} {}", _("place"), places))
         if record.source != Award.Source.RESULT:
             note = ""
             if record.reverses_id:
-                note = escape(_("cancels the award of %(day)s") % {"day": short_day(record.reverses_on)})
-            reason = f'<span class="reason">{escape(record.reason)}</span>' if record.reason else ""
+                note = _("cancels the award of %(day)s") % {"day": short_day(record.reverses_on)}
+            reason = format_html('<span class="reason">{}</span>', record.reason) if record.reason else ""
             parts.append(
-                f'<div><span class="tag tag-{escape(record.source)}">{escape(record.get_source_display())}</span> '
-                f"{note}{reason}</div>"
+                format_html(
+                    '<div><span class="tag tag-{}">{}</span> {}{}</div>',
+                    record.source,
+                    record.get_source_display(),
+                    note,
+                    reason,
+                )
             )
-        return mark_safe("".join(parts))  # noqa: S308 - every part escaped above
+        return format_html_join("", "{}", ((part,) for part in parts))
 
     def render_why(self, record):
-        return ledger_block(record, self.words["language"])
+        return ledger_block(record)
 
 
 def balances(info, row) -> list[tuple[str, str]]:
@@ -367,29 +297,25 @@ def balances(info, row) -> list[tuple[str, str]]:
     return out
 
 
-def season_table(info, rows, current: int) -> SafeString:
+def season_table(info, rows, current: int) -> str:
     """A player's season rows (``SeasonStanding``, newest first; § 451C, HBS calendar years) as the head and
-    body of their table: a column per kind (DBf's MP total first, § 402), each amount in its kind's decimals
-    and the reader's writing, the current season's row marked. Built in Python, every text escaped here:
-    ten seasons of four figures were about 50 template variables, a tenth of the page's CPU (issue 16).
+    body of their table (``masterpoints/season_table.html``): a column per kind (DBf's MP total first,
+    § 402), each amount in its kind's decimals and the reader's writing, the current season's row marked.
     Nothing for a player without season rows."""
     if not rows:
-        return mark_safe("")
+        return ""
     kinds = [("MP", "mp", 2)] if info.has_mp_total else []
     kinds += [(kind, kind.lower(), KIND_DECIMALS[kind]) for kind in info.kinds]
-    separator = decimal_separator()
-    head = "".join(f'<th scope="col" class="num">{escape(kind_label(kind))}</th>' for kind, _field, _d in kinds)
-    body = []
-    for row in rows:
-        cells = "".join(
-            f'<td class="num">{shown_units(getattr(row, field), decimals, separator)}</td>'
-            for _kind, field, decimals in kinds
-        )
-        marked = ' class="current"' if row.season == current else ""
-        body.append(f'<tr{marked}><th scope="row">{escape(str(info.season_label(row.season)))}</th>{cells}</tr>')
-    return mark_safe(  # noqa: S308 - every text escaped above, the amounts are digits and a separator
-        f'<thead><tr><th scope="col">{escape(str(_("Season")))}</th>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
-    )
+    seasons = [
+        {
+            "label": info.season_label(row.season),
+            "current": row.season == current,
+            "amounts": [shown_units(getattr(row, field), decimals) for _kind, field, decimals in kinds],
+        }
+        for row in rows
+    ]
+    context = {"kinds": [kind_label(kind) for kind, _field, _decimals in kinds], "seasons": seasons}
+    return render_to_string("masterpoints/season_table.html", context)
 
 
 # --- a tournament's page ------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """A table's header and page links keep the page's own query and change only the order or the page, in the
 place the query has it (as django-tables2's ``querystring`` replaces a parameter), every text encoded and
-escaped for the attribute: a reader sorting a filtered list keeps the filter."""
+escaped for the attribute: a reader sorting a filtered list keeps the filter. The links are the site's table
+template's (``masterpoints/table.html``)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,25 @@ import re
 import django_tables2 as tables
 from django.test import RequestFactory
 
-from federation.tables import table_head, table_pages
-
 
 class Scores(tables.Table):
     name = tables.Column()
     score = tables.Column()
 
+    class Meta:
+        template_name = "masterpoints/table.html"
+
 
 def links(html: str) -> list[str]:
     return re.findall(r'href="([^"]*)"', html)
+
+
+def table_head(table, request) -> str:
+    return table.as_html(request).split("<thead>", 1)[1].split("</thead>", 1)[0]
+
+
+def table_pages(table, request) -> str:
+    return table.as_html(request).split("<nav", 1)[1].split("</nav>", 1)[0]
 
 
 def configured(query: str, **paginate) -> tuple:
