@@ -56,7 +56,11 @@ def test_a_player_finds_their_standing_and_why_an_award_is_this_many_points(page
     assert rows.count() > 0
     assert rows.first.locator("td").first.inner_text().strip() == "1"
 
-    # Filter by club: only club A's members remain.
+    # Filter by club, chosen within its region (the clubs are listed once a region is chosen): only club A's
+    # members remain.
+    page.get_by_label("Region").select_option(label=world.district.name)
+    page.get_by_role("button", name="Show").click()
+    page.wait_for_url("**/rankings/?*region=*")
     page.get_by_label("Club").select_option(label=world.club_a.name)
     page.get_by_role("button", name="Show").click()
     page.wait_for_url("**/rankings/?*club=*")
