@@ -49,6 +49,7 @@ class UploadFactsIn(Schema):
     no_outside_entries_refused: bool = Field(False, description="DBf § 403B5c, B6c.")
     team_table: str = Field("", max_length=40, description="DBf § 413B–F: the SP team event, empty for § 413A.")
     bp_not_partial: bool = Field(False, description="DBf § 405B7e: BP not a session of the club's SP/GP tournament.")
+    handicap: bool = Field(False, description="DBf § 405B6f: a handicap event (the file must carry the handicaps).")
 
 
 class Resolution(Schema):

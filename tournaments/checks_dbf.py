@@ -21,6 +21,7 @@ TEAM_WALKOVER               info      a match with 0 boards is a walkover: count
 TEAM_DOUBLE_ROUND_ROBIN     info      teams met twice: a bonus per round, each ranked on its VP (§ 405A6, D-Q65)
 HANDICAP_NOMINAL            info      a handicap event's MP go by the nominal result: places from the scores (§ 405B6f)
 HANDICAP_RESULT             info      a handicap event's SP/GP go by the handicap result, the file's places (D-Q17)
+HANDICAP_NOT_IN_FILE        warning   a handicap event declared on the upload whose file carries no handicap (§ 405B6f)
 BP_PARTIAL_OF_SP_GP         error     a club's BP on a day of its SP/GP sanction: a partial result (§ 405B7e, D-Q66)
 BP_BESIDE_SP_GP             info      the same, the director stated it is another tournament or the qualification
 TEAM_TABLE                  info      the SP team event the upload named pays by its own paragraph (§ 413B–F, D-Q67)
@@ -162,6 +163,15 @@ DBF_FACTS = {
     "HANDICAP_NOMINAL": (
         INFO,
         _("A handicap event: its %(category)s go by the nominal result, the places from the scores shown (%(rule)s)."),
+    ),
+    "HANDICAP_NOT_IN_FILE": (
+        W,
+        _(
+            "The upload declares a handicap event, but this %(format)s file carries no handicap (its %(column)s "
+            "column): its places and scores are paid as they are. Its %(category)s go by the %(basis)s result "
+            "(%(rule)s): if the file's places are not that result, add the handicaps to the file (%(column)s) and "
+            "upload again."
+        ),
     ),
     "HANDICAP_RESULT": (
         INFO,

@@ -111,6 +111,14 @@ class ResultUploadForm(forms.Form):
         ],
         help_text=_("The team pyramid's and the festival's events pay their own values and bonus."),
     )
+    handicap = forms.BooleanField(
+        label=_("A handicap event (§ 405B6f)"),
+        required=False,
+        help_text=_(
+            "BP go by the nominal result, without the handicap: the file must carry the handicaps (USEBIO "
+            "HANDICAP, a PBN Handicap column, the CSV template's handicap column), else the preview says so."
+        ),
+    )
     bp_not_partial = forms.BooleanField(
         label=_("Not a session of the club's SP or GP tournament of these days, or its qualification (§ 405B7e)"),
         required=False,
@@ -177,6 +185,7 @@ class ResultUploadForm(forms.Form):
                 "no_outside_entries_refused",
                 "bp_not_partial",
                 "team_table",
+                "handicap",
             ):
                 del self.fields[name]
             self.fields["event_form"].choices = [
@@ -239,6 +248,7 @@ class ResultUploadForm(forms.Form):
             facts.update(self.claim_facts(), no_outside_entries_refused=data["no_outside_entries_refused"])
             facts["bp_not_partial"] = data["bp_not_partial"]  # § 405B7e, D-Q66
             facts["team_table"] = data.get("team_table") or ""  # § 413B–F, D-Q67
+            facts["handicap"] = data["handicap"]  # § 405B6f: HANDICAP_NOT_IN_FILE when the file has none
         return facts
 
     def claim_facts(self) -> dict:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext_lazy as _
 
 from federation.rulesets import rules_for
 from masterpoints.engine.common import PlayerAward, Reason
@@ -169,11 +170,19 @@ def handicap_basis(preview: Preview, rules, notes: list) -> str | None:
 
     D-Q17 (§ 405B6f is written for BP only; § 405B7 says nothing of handicaps): SP and GP go by the result the
     rule set names (``handicap_sp_gp_ranking``, by default ``"handicap"``: the tournament's own result, which
-    is the file's places). Before, every handicap file was paid on the scratch ranking whatever the category."""
-    if not preview.event.handicap:
-        return None
+    is the file's places). Before, every handicap file was paid on the scratch ranking whatever the category.
+
+    A handicap event declared on the upload (``facts["handicap"]``) whose file carries no handicap is paid on
+    the file's places as they are, and the preview says so with the rule (HANDICAP_NOT_IN_FILE)."""
     category = preview.upload.facts["category"]
     basis = "nominal" if category == "BP" else rules.handicap_sp_gp_ranking
+    if not preview.event.handicap:
+        if preview.upload.facts.get("handicap"):  # declared on the upload, but the file carries no handicap
+            column = HANDICAP_COLUMNS.get(preview.event.format, "handicap")
+            rule = "§ 405B6f" if category == "BP" else "D-Q17"
+            params = {"format": preview.event.format.upper(), "column": column, "category": category, "rule": rule}
+            notes.append(CheckIssue("HANDICAP_NOT_IN_FILE", params={**params, "basis": HANDICAP_BASES[basis]}))
+        return None
     if basis == "nominal":
         rule = "§ 405B6f" if category == "BP" else "D-Q17"
         notes.append(CheckIssue("HANDICAP_NOMINAL", params={"category": category, "rule": rule}))
@@ -182,6 +191,11 @@ def handicap_basis(preview: Preview, rules, notes: list) -> str | None:
     changed = sum(1 for line in lines if _places(line, basis) != (line.entry.place_first, line.entry.place_last))
     notes.append(CheckIssue("HANDICAP_RESULT", params={"category": category, "changed": changed}))
     return basis
+
+
+#: Where each format carries a handicap (USEBIO's element, the PBN user column, the CSV template's column).
+HANDICAP_COLUMNS = {"usebio": "HANDICAP", "pbn": "Handicap", "csv": "handicap"}
+HANDICAP_BASES = {"nominal": _("nominal"), "handicap": _("handicap")}
 
 
 def _places(line, basis: str | None) -> tuple[int | None, int | None]:

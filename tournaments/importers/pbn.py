@@ -25,7 +25,10 @@ Mapping of ``TotalScoreTable`` columns (names compared case-insensitively, ignor
   ``PBN_ID_COLUMN_MISSING`` says every player must be matched by name;
 * optional user columns ``Direction`` (NS/EW), ``Section`` and ``Center``/``Centre``: a table across
   several centres is one field when its places run across them, a group per centre when each centre's
-  places start again (``GROUPS_DECIDED`` says which).
+  places start again (``GROUPS_DECIDED`` says which);
+* optional user column ``Handicap`` (or ``Hcp``; the PBN standard has none): a non-zero handicap makes a
+  handicap event, whose score and percentage are the nominal (scratch) result and whose ``Rank`` the
+  handicap result, as in USEBIO and our CSV template (DBf § 405B6f pays BP on the nominal result).
 
 Each ranking table is a group (its game's ``Section`` tag names it; several named tables are reported
 as ranked separately, ``GROUPS_DECIDED``); table reading is in :mod:`.pbn_table`; a table that only repeats rows of
@@ -153,6 +156,7 @@ def parse_pbn(
     if not id_column_seen:
         issues.add("PBN_ID_COLUMN_MISSING", Location(line=tables[0][1].line))
     _event_boards(draft, games)
+    draft.handicap = any(e.handicap for e in draft.entries)  # a Handicap column (§ 405B6f), as in USEBIO
     return finalise(draft, issues)
 
 

@@ -152,6 +152,7 @@ class _Layout:
     section: int | None
     centre: int | None
     roster: int | None
+    handicap: int | None
     numbered_names: list[int]
     id_column: int | None
     numbered_ids: list[int]
@@ -177,6 +178,7 @@ class _Layout:
             section=find(("section",)),
             centre=find(CENTRE_COLUMNS),
             roster=find(("roster",)),
+            handicap=find(("handicap", "hcp")),
             numbered_names=numbered(keys, ("name", "names", "player")),
             id_column=id_column,
             numbered_ids=[] if id_column is not None else numbered(keys, ID_COLUMNS),
@@ -239,7 +241,7 @@ def _row_entry(
     if not ok:
         entry.place_bad = True
         issues.add("PLACE_UNPARSEABLE", where, value=entry.place_text, entry=entry.label)
-    for attribute, index in (("score", layout.score), ("percentage", layout.percentage)):
+    for attribute, index in (("score", layout.score), ("percentage", layout.percentage), ("handicap", layout.handicap)):
         value, ok = parse_decimal(at(index))
         if not ok:
             issues.add("SCORE_UNPARSEABLE", where, value=at(index), field=layout.titles[index], entry=entry.label)  # type: ignore[index]
