@@ -2,8 +2,9 @@
 what it changed: players whose standing changed, standings written, titles and categories newly registered.
 
 The admin's button (:func:`standings_rebuild_request`) records the job and queues its task in one
-transaction; the task (:func:`standings_rebuild_job`) records the stage, runs the rebuild in its own
-transaction and records the figures after it (:mod:`federation.jobs`)."""
+transaction; the task (:func:`standings_rebuild_job`) records the stage, runs the rebuild (which commits in
+batches under the players' row locks, never holding a whole federation: issue 36) and records the figures
+after it (:mod:`federation.jobs`)."""
 
 from __future__ import annotations
 
@@ -36,14 +37,15 @@ def standings_rebuild_request(*, actor, federation: Federation) -> JobRun:
 
 def standings_rebuild_job(*, job: JobRun) -> dict[str, int]:
     """Run the rebuild ``job`` records (its federation) and record its end: the figures on success, the
-    error on failure (the rebuild's transaction rolled back; the error is raised on). Call it outside any
-    transaction (a task, a command), so that the stage is visible while the rebuild runs. The rebuild is one
-    transaction whose single statements (a GROUP BY over the whole ledger) can outlast the job's lease, so a
-    thread beats for it (:func:`~federation.jobs.job_heartbeat`) while it runs."""
+    error on failure (the failing batch rolled back, the batches before it are right on their own and the
+    next rebuild proves the rest; the error is raised on). Call it outside any transaction (a task, a
+    command), so that the stage is visible and the batches commit while the rebuild runs. Its single
+    statements (a GROUP BY over the whole ledger) can outlast the job's lease, so a thread beats for it
+    (:func:`~federation.jobs.job_heartbeat`) while it runs."""
     federation = job.federation
     job_progress(job, stage=_("rebuilding from the ledger"))
     try:
-        with job_heartbeat(job), transaction.atomic():
+        with job_heartbeat(job):
             titles = TitleAchievement.objects.filter(federation=federation).count()
             done = standings_rebuild_figures(actor=job.actor, federation=federation)[federation.code]
             titles = TitleAchievement.objects.filter(federation=federation).count() - titles

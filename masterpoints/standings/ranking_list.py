@@ -139,12 +139,18 @@ def _listed(figures: dict[int, tuple[int, datetime.date | None]]) -> dict[int, t
     return {pk: row for pk, row in figures.items() if row[0]}
 
 
-def _store(federation: Federation, player_ids: Sequence[int] | None, fresh: dict) -> bool:
-    """Make the stored rows of the scope ``fresh``; only rows that differ are written. Returns whether any was."""
+def ranking_list_stored(federation: Federation, player_ids: Sequence[int] | None) -> dict:
+    """The stored rows of the scope (``None``: the whole federation): player id → (score, changes on)."""
     scope = RankingListEntry.objects.filter(federation=federation)
     if player_ids is not None:
         scope = scope.filter(player_id__in=list(player_ids))
-    stored = {pk: (score, changes) for pk, score, changes in scope.values_list("player_id", "score", "changes_on")}
+    return {pk: (score, changes) for pk, score, changes in scope.values_list("player_id", "score", "changes_on")}
+
+
+def ranking_list_store(federation: Federation, player_ids: Sequence[int] | None, fresh: dict) -> bool:
+    """Make the stored rows of the scope ``fresh``; only rows that differ are written. Returns whether any
+    was. The caller holds the scope's players' row locks (:mod:`masterpoints.standings.rowlocks`)."""
+    stored = ranking_list_stored(federation, player_ids)
     stale = [pk for pk, row in stored.items() if fresh.get(pk) != row]
     new = [pk for pk, row in fresh.items() if stored.get(pk) != row]
     for start in range(0, len(stale), 5000):
@@ -164,18 +170,20 @@ def ranking_list_refresh(
 ) -> bool:
     """Make the stored ranking list of the scope (``None``: the whole federation) what the ledger gives on
     ``today`` (default: the local date); only rows that differ are written. Returns whether any was.
-    The caller holds the federation's standings lock."""
-    return _store(federation, player_ids, ranking_list_rows(federation, player_ids, today or timezone.localdate()))
+    The caller holds the scope's players' row locks (:mod:`masterpoints.standings.rowlocks`) and reads the
+    ledger here, after taking them."""
+    rows = ranking_list_rows(federation, player_ids, today or timezone.localdate())
+    return ranking_list_store(federation, player_ids, rows)
 
 
-def ranking_list_rebuild(federation: Federation, today: datetime.date) -> tuple[bool, datetime.date | None]:
-    """:func:`ranking_list_refresh` of the whole federation for the full rebuild, which also learns the
-    first day on which a figure of 0 today (a player with no row, so none the daily roll would see)
-    changes: (whether any row was written, that day or ``None``). The rebuild and the daily roll recompute the
-    list on it (D-Q59: a figure follows the days, also one that is 0 today)."""
+def ranking_list_rebuild(federation: Federation, today: datetime.date) -> tuple[dict, datetime.date | None]:
+    """The rows of the whole list on ``today`` (as :func:`ranking_list_rows`), for the full rebuild, which
+    writes them in batches under the players' row locks, and the first day on which a figure of 0 today (a
+    player with no row, so none the daily roll would see) changes, or ``None``. The rebuild and the daily
+    roll recompute the list on it (D-Q59: a figure follows the days, also one that is 0 today)."""
     figures = _figures(federation, None, today)
     due = min((changes for score, changes in figures.values() if not score and changes), default=None)
-    return _store(federation, None, _listed(figures)), due
+    return _listed(figures), due
 
 
 def ranking_list_due(federation: Federation, today: datetime.date) -> list[int]:

@@ -2,7 +2,8 @@
 already right are left alone, so a nightly rebuild of a consistent database writes (almost) nothing.
 
 A large federation is summed in two halves of its players at once, the second on a second connection
-(:func:`_rebuild_postgresql`). The caller holds the federation's standings lock.
+(:func:`_rebuild_postgresql`). No lock on the federation: the rows are written in batches under the players'
+row locks (:mod:`masterpoints.standings.rowlocks`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from django.db import OperationalError, connection, transaction
 from django.utils import timezone
@@ -17,7 +19,20 @@ from django.utils import timezone
 from federation.models import Federation, Player
 from masterpoints.models import SeasonStanding, Standing, TitleAchievement
 from masterpoints.standings import proof
-from masterpoints.standings.ranking_list import ranking_list_due, ranking_list_rebuild
+from masterpoints.standings.ranking_list import (
+    ranking_list_due,
+    ranking_list_rebuild,
+    ranking_list_store,
+    ranking_list_stored,
+)
+from masterpoints.standings.rowlocks import (
+    drop_blanks,
+    forget_versions,
+    lock_players,
+    remember_versions,
+    untouched,
+    upsert_standings,
+)
 from masterpoints.standings.sums import (
     _FRESH,
     _SEASON_COLUMNS,
@@ -28,7 +43,6 @@ from masterpoints.standings.sums import (
     _season_sums,
     _standing_rows,
     _stored_standings,
-    _write,
 )
 
 logger = logging.getLogger(__name__)
@@ -37,6 +51,8 @@ _DIFF = "standings_season_diff"
 #: A federation with at least this many players is rebuilt in two halves at once (see
 #: :func:`_rebuild_postgresql`); below it, the second connection costs more than it saves.
 SPLIT_PLAYERS = 20_000
+#: Players written per transaction by the rebuild (:func:`_write_batch`): an update waits at most for one.
+BATCH = 2000
 
 
 def _nothing_written() -> bool:
@@ -80,10 +96,12 @@ def _rebuild_part(federation: Federation, players: tuple[int | None, int | None]
         cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
         cursor.execute(f"SET LOCAL enable_bitmapscan = {'off' if halves else 'on'}")
         cursor.execute(f"DROP TABLE IF EXISTS {_FRESH}, {_DIFF}")
-        cursor.execute(f"CREATE TEMPORARY TABLE {_FRESH} ON COMMIT DROP AS {sums}", params)
+        # Kept past this transaction for the batches that write (dropped at the end of the rebuild).
+        cursor.execute(f"CREATE TEMPORARY TABLE {_FRESH} AS {sums}", params)
         cursor.execute("SET LOCAL enable_bitmapscan = on")
         cursor.execute(
-            f"CREATE TEMPORARY TABLE {_DIFF} ON COMMIT DROP AS SELECT s.id AS stored, f.* "  # noqa: S608 - our SQL
+            f"CREATE TEMPORARY TABLE {_DIFF} AS SELECT s.id AS stored, "  # noqa: S608 - our SQL
+            f"COALESCE(f.player_id, s.player_id) AS owner, f.* "
             f"FROM ({_season_row_sql(federation, _FRESH)}) f "
             f"FULL JOIN ({stored}) s "
             f"ON s.player_id = f.player_id AND s.season = f.season "
@@ -133,113 +151,199 @@ def _read_ledger(federation: Federation, *, apart: bool):
     return careers + other_careers
 
 
-def _write_season_differences() -> bool:
-    """Step 2 of :func:`_rebuild_postgresql`: delete, update and insert the season rows in :data:`_DIFF`.
-    Returns whether there were any."""
+@dataclass
+class _Plan:
+    """What the rebuild's snapshot found (step 1 of :func:`_rebuild_postgresql`): the rows to write, by player."""
+
+    proven: dict
+    ledger: dict
+    stored: dict
+    unproven: list
+    standings: dict = field(default_factory=dict)  # player id → the standing row to write
+    gone: set = field(default_factory=set)  # players whose standing row is to go
+    achievements: dict = field(default_factory=dict)  # player id → new title register rows
+    standings_checked: bool = False
+    computed: int = 0
+    ranking: dict | None = None  # player id → (score, changes on) of the whole list, when it is rebuilt
+    ranking_players: set = field(default_factory=set)
+    due: object = None
+    sources: dict = field(default_factory=dict)  # scope → fingerprint of the sources
+
+    def players(self) -> list[int]:
+        """Every player a batch has to write for."""
+        owners = _diff_owners() if self.unproven else set()
+        return sorted(owners | set(self.standings) | self.gone | set(self.achievements) | self.ranking_players)
+
+
+def _diff_owners() -> set[int]:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT DISTINCT owner FROM {_DIFF}")  # noqa: S608 - our own SQL
+        return {row[0] for row in cursor.fetchall()}
+
+
+def _merged_seasons(federation: Federation) -> str:
+    """The federation's season rows as the differences in :data:`_DIFF` make them (a subquery for ``_careers``)."""
+    seasons = connection.ops.quote_name(SeasonStanding._meta.db_table)
+    columns = ", ".join(_SEASON_COLUMNS)
+    return (
+        f"(SELECT {columns} FROM {seasons} s WHERE s.federation_id = {int(federation.pk)} "  # noqa: S608
+        f"AND NOT EXISTS (SELECT 1 FROM {_DIFF} d WHERE d.stored = s.id) "
+        f"UNION ALL SELECT {columns} FROM {_DIFF} WHERE player_id IS NOT NULL) merged"
+    )
+
+
+def _plan(federation: Federation, today, *, apart: bool) -> _Plan:
+    """Steps 0 and 1 of :func:`_rebuild_postgresql`, in one transaction that writes nothing but temporary
+    tables: the rows' versions first (:func:`remember_versions`), then the fingerprints, the sums and every
+    row that differs from the stored one."""
+    remember_versions(federation)
+    ledger = proof.ledger_seasons(federation)
+    plan = _Plan(proof.recorded(federation), ledger, proof.season_rows(federation), [])
+    seasons = sorted(set(ledger) | set(plan.stored))
+    plan.unproven = [
+        season
+        for season in seasons
+        if not proof.unchanged(plan.proven, proof.season_scope(season), ledger.get(season), plan.stored.get(season))
+    ]
+    careers = None
+    if len(plan.unproven) == len(seasons):
+        careers = _read_ledger(federation, apart=apart)
+    elif plan.unproven:
+        _rebuild_part(federation, (None, None), plan.unproven)
+    plan.sources[proof.STANDINGS] = proof.standings_sources(federation, ledger)
+    rows = proof.standings_rows(federation)
+    if plan.unproven or not proof.unchanged(plan.proven, proof.STANDINGS, plan.sources[proof.STANDINGS], rows):
+        if careers is None:
+            table = connection.ops.quote_name(SeasonStanding._meta.db_table)
+            careers = _careers(_merged_seasons(federation) if plan.unproven else table, federation)
+        computed, achievements = _standing_rows(federation, None, careers)
+        stored = _stored_standings(federation)
+        plan.standings = {row[0]: row for row in computed if stored.get(row[0]) != row}
+        plan.gone = set(stored) - {row[0] for row in computed}
+        for achievement in achievements:
+            plan.achievements.setdefault(achievement.player_id, []).append(achievement)
+        plan.standings_checked, plan.computed = True, len(computed)
+    else:
+        plan.computed = Standing.objects.filter(federation=federation).count()
+    _plan_ranking_list(federation, today, plan)
+    return plan
+
+
+def _plan_ranking_list(federation: Federation, today, plan: _Plan) -> None:
+    """Step 1 for DBf's ranking list, unless the whole ledger and the list are as last proven and no figure's
+    day has come since (D-Q59), that of a figure of 0 included (no row holds it)."""
+    plan.sources[proof.RANKING_LIST] = sources = proof.ranking_sources(federation, plan.ledger)
+    last = plan.proven.get(proof.RANKING_LIST)
+    plan.due = last[3] if last else None
+    if (
+        not proof.unchanged(plan.proven, proof.RANKING_LIST, sources, proof.ranking_entries(federation))
+        or last[2] > today
+        or (plan.due is not None and plan.due <= today)
+        or ranking_list_due(federation, today)
+    ):
+        plan.ranking, plan.due = ranking_list_rebuild(federation, today)
+        stored = ranking_list_stored(federation, None)
+        fresh = plan.ranking
+        plan.ranking_players = {pk for pk in stored.keys() | fresh.keys() if stored.get(pk) != fresh.get(pk)}
+
+
+def _write_season_differences(players: Sequence[int]) -> bool:
+    """Delete, update and insert the season rows in :data:`_DIFF` of ``players``. Returns whether there were any."""
     seasons = connection.ops.quote_name(SeasonStanding._meta.db_table)
     values = _SEASON_COLUMNS[3:]
+    owners = f"owner IN ({', '.join(['%s'] * len(players))})"
     with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {seasons} WHERE id IN (SELECT stored FROM {_DIFF} WHERE player_id IS NULL)")  # noqa: S608
+        cursor.execute(
+            f"DELETE FROM {seasons} WHERE id IN (SELECT stored FROM {_DIFF} WHERE player_id IS NULL AND {owners})",  # noqa: S608
+            list(players),
+        )
+        written = cursor.rowcount
         updates = ", ".join(f"{c} = d.{c}" for c in values)
         cursor.execute(
-            f"UPDATE {seasons} s SET {updates} FROM {_DIFF} d WHERE s.id = d.stored AND d.player_id IS NOT NULL"  # noqa: S608
+            f"UPDATE {seasons} s SET {updates} FROM {_DIFF} d "  # noqa: S608
+            f"WHERE s.id = d.stored AND d.player_id IS NOT NULL AND d.{owners}",
+            list(players),
         )
+        written += cursor.rowcount
         columns = ", ".join(_SEASON_COLUMNS)
         cursor.execute(
-            f"INSERT INTO {seasons} ({columns}) SELECT {columns} FROM {_DIFF} WHERE stored IS NULL"  # noqa: S608
+            f"INSERT INTO {seasons} ({columns}) SELECT {columns} FROM {_DIFF} WHERE stored IS NULL AND {owners}",  # noqa: S608
+            list(players),
         )
-        cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {_DIFF})")  # noqa: S608
-        return cursor.fetchone()[0]
+        return bool(written + cursor.rowcount)
+
+
+def _write_batch(federation: Federation, plan: _Plan, batch: Sequence[int]) -> tuple[bool, int]:
+    """Step 2 for one batch of players, in its own transaction: lock their standing rows (in id order), keep
+    those no update has rewritten since the snapshot (:func:`untouched`) and write their differing rows.
+    Returns (whether anything was written, how many players' standings changed)."""
+    created = lock_players(federation, batch)
+    fresh = sorted(untouched(batch, created))
+    written = bool(plan.unproven and fresh and _write_season_differences(fresh))
+    stored = {row[0]: row for row in Standing.objects.filter(player_id__in=fresh).values_list(*_STANDING_COLUMNS)}
+    rows = [plan.standings[pk] for pk in fresh if pk in plan.standings and stored.get(pk) != plan.standings[pk]]
+    upsert_standings(rows)
+    gone = [pk for pk in fresh if pk in plan.gone and pk in stored]
+    drop_blanks(federation, gone + sorted(created - {row[0] for row in rows}))
+    achievements = [row for pk in fresh for row in plan.achievements.get(pk, ())]
+    TitleAchievement.objects.bulk_create(achievements, ignore_conflicts=True, batch_size=2000)
+    if plan.ranking is not None:
+        wanted = [pk for pk in fresh if pk in plan.ranking_players]
+        written |= ranking_list_store(federation, wanted, {pk: plan.ranking[pk] for pk in wanted if pk in plan.ranking})
+    changed = len(rows) + len(gone)
+    return bool(written or changed or achievements), changed
 
 
 def _rebuild_postgresql(federation: Federation, *, apart: bool = False) -> tuple[int, bool, int]:
     """The full rebuild on PostgreSQL: the same sums and titles as the incremental update, but rows that are
     already right are left alone, and rows proven right by the last rebuild are not regrouped
-    (:mod:`masterpoints.standings.proof`). Returns (standings computed, whether anything was written, how
-    many players' standings changed).
+    (:mod:`masterpoints.standings.proof`). It never holds a lock on the whole federation: incremental
+    updates go on while it runs, and wait for it only on the players of the batch it is writing. Returns
+    (standings computed, whether anything was written, how many players' standings changed).
 
-    0. Fingerprints of the ledger per season (one pass grouped by date) and of the stored season rows are
-       compared with those the last rebuild recorded: a season whose two fingerprints are both unchanged is
-       proven right as it stands.
-    1. The other seasons are summed from the ledger, in one GROUP BY into a temporary table, and one hash
-       full join of those sums with their stored season rows gives the rows to delete, update and insert
-       (:func:`_rebuild_part`). When no season is proven (the first rebuild), with ``apart`` (nothing written
-       yet in this transaction) and a large federation, the players are cut in two halves by id, and the
-       second half is summed and compared on a second connection at the same time, as a second process on
-       the database server; its differences come back by binary COPY (when no second connection can be
-       opened, this one reads the whole ledger after all). Every player's figures come from one read of
-       the ledger either way; an award committed meanwhile is counted by its own upload's update, which
-       waits for this one's lock.
-    2. Only the differing season rows are written.
-    3. The standings, unless every season was proven and the standings, the title register and the rule
-       sets are as last proven: career sums, titles in Python, only changed standings rewritten.
-    4. DBf's ranking list, unless the whole ledger and the list are as last proven and no figure's day
-       has come since (D-Q59), that of a figure of 0 included (no row holds it).
-    5. The new fingerprints are recorded.
+    0. The standing rows' versions are recorded (:func:`~.rowlocks.remember_versions`). Fingerprints of the
+       ledger per season and of the stored season rows are compared with those the last rebuild recorded: a
+       season whose two fingerprints are both unchanged is proven right as it stands.
+    1. In one transaction that writes nothing (its own snapshot per statement, no row locks): the other
+       seasons are summed from the ledger in one GROUP BY into a temporary table, and one hash full join of
+       those sums with their stored season rows gives the rows to delete, update and insert
+       (:func:`_rebuild_part`; for a large federation with nothing proven, its two halves at once on two
+       connections, see :func:`_read_ledger`); then the standings from the career sums, titles in Python,
+       and DBf's ranking list (:func:`_plan_ranking_list`); only rows that differ are kept.
+    2. The differing rows are written in batches of players in id order, each in its own transaction under
+       those players' row locks (:func:`_write_batch`). A player whose standing an incremental update has
+       rewritten since step 0 is left to it: that update read the ledger after the snapshot, and an award
+       committed after the snapshot is counted by its own upload's update.
+    3. The new fingerprints are recorded.
     """
     today = timezone.localdate()
-    proven = proof.recorded(federation)
-    ledger = proof.ledger_seasons(federation)
-    stored = proof.season_rows(federation)
-    seasons = sorted(set(ledger) | set(stored))
-    unproven = [
-        season
-        for season in seasons
-        if not proof.unchanged(proven, proof.season_scope(season), ledger.get(season), stored.get(season))
-    ]
-    careers = None
-    seasons_changed = False
-    if len(unproven) == len(seasons):
-        careers = _read_ledger(federation, apart=apart)
-    elif unproven:
-        _rebuild_part(federation, (None, None), unproven)
-    if unproven:
-        seasons_changed = _write_season_differences()
-        stored.update(proof.season_rows(federation, unproven))
-        for season in set(unproven) - set(ledger):
+    try:
+        with transaction.atomic():
+            plan = _plan(federation, today, apart=apart)
+        players, changed, players_changed = plan.players(), False, 0
+        for start in range(0, len(players), BATCH):
+            with transaction.atomic():
+                wrote, count = _write_batch(federation, plan, players[start : start + BATCH])
+            changed, players_changed = changed or wrote, players_changed + count
+        with transaction.atomic():
+            _record(federation, plan, today, changed)
+    finally:
+        if not connection.needs_rollback:
+            with connection.cursor() as cursor:
+                cursor.execute(f"DROP TABLE IF EXISTS {_FRESH}, {_DIFF}")
+            forget_versions()
+    return plan.computed, changed, players_changed
+
+
+def _record(federation: Federation, plan: _Plan, today, changed: bool) -> None:
+    """Step 3: the fingerprints of the sources and of the rows as they now stand."""
+    stored = dict(plan.stored)
+    if plan.unproven:
+        stored.update(proof.season_rows(federation, plan.unproven))
+        for season in set(plan.unproven) - set(plan.ledger):
             stored.pop(season, None)  # no award of it is left, and its rows are gone
-    proofs = {proof.season_scope(season): (ledger[season], stored.get(season), None) for season in ledger}
-    written, standings_changed, players_changed = 0, False, 0
-    sources, rows = proof.standings_sources(federation, ledger), proof.standings_rows(federation)
-    if unproven or not proof.unchanged(proven, proof.STANDINGS, sources, rows):
-        if careers is None:
-            careers = _careers(connection.ops.quote_name(SeasonStanding._meta.db_table), federation)
-        written, standings_changed, players_changed = _write_standings(federation, careers)
-        if standings_changed:  # the rows, and the register they may have added to
-            sources, rows = proof.standings_sources(federation, ledger), proof.standings_rows(federation)
-    else:
-        written = Standing.objects.filter(federation=federation).count()
-    proofs[proof.STANDINGS] = (sources, rows, None)
-    # Every scheme: one without a ranking list has none, and a stray row of it is removed.
-    ranking_changed = False
-    sources, rows = proof.ranking_sources(federation, ledger), proof.ranking_entries(federation)
-    last = proven.get(proof.RANKING_LIST)
-    due = last[3] if last else None
-    if (
-        not proof.unchanged(proven, proof.RANKING_LIST, sources, rows)
-        or last[2] > today
-        or (due is not None and due <= today)  # a figure of 0, with no row for the roll, changes
-        or ranking_list_due(federation, today)
-    ):
-        ranking_changed, due = ranking_list_rebuild(federation, today)
-        if ranking_changed:
-            rows = proof.ranking_entries(federation)
-    proofs[proof.RANKING_LIST] = (sources, rows, due)
+    proofs = {proof.season_scope(season): (plan.ledger[season], stored.get(season), None) for season in plan.ledger}
+    sources = proof.standings_sources(federation, plan.ledger)  # the register may have grown
+    proofs[proof.STANDINGS] = (sources, proof.standings_rows(federation), None)
+    proofs[proof.RANKING_LIST] = (plan.sources[proof.RANKING_LIST], proof.ranking_entries(federation), plan.due)
     proof.record(federation, proofs, today)
-    return written, bool(seasons_changed or standings_changed or ranking_changed), players_changed
-
-
-def _write_standings(federation: Federation, careers) -> tuple[int, bool, int]:
-    """Step 3 of :func:`_rebuild_postgresql`: the standings from the career sums, titles in Python; only
-    the rows that differ from the stored ones are rewritten. Returns (standings computed, whether anything
-    was written, how many players' standings changed)."""
-    rows, achievements = _standing_rows(federation, None, careers)
-    stored = _stored_standings(federation)
-    changed = [row for row in rows if stored.get(row[0]) != row]
-    gone = set(stored) - {row[0] for row in rows}
-    stale = [row[0] for row in changed if row[0] in stored] + sorted(gone)
-    for start in range(0, len(stale), 10000):
-        Standing.objects.filter(player_id__in=stale[start : start + 10000]).delete()
-    _write(Standing, _STANDING_COLUMNS, changed)
-    TitleAchievement.objects.bulk_create(achievements, ignore_conflicts=True, batch_size=2000)
-    return len(rows), bool(stale or changed or achievements), len(changed) + len(gone)

@@ -14,9 +14,15 @@ also move with the calendar: :func:`standings_ranking_roll` recomputes the rows 
 The sums and titles themselves are computed in :mod:`masterpoints.standings.sums`, the ladder in force on a
 date in :mod:`masterpoints.standings.ladders`.
 
-Both replace the derived rows of their scope inside one transaction that first locks the federation row
-(``FOR NO KEY UPDATE``: award inserts are not blocked), so two updates never interleave and none is lost;
-each reads the ledger after taking the lock and therefore sees every award committed before it.
+No standings write locks the federation (issue 36; :mod:`masterpoints.standings.rowlocks`). An update locks
+the standing rows of the players it recomputes, in player-id order (a player with no row yet gets one under
+the primary key, so two updates cannot both insert it), reads their ledger after taking the locks and so
+sees every award committed before, replaces their derived rows and raises the federation's standings version
+last, in one ``UPDATE version = version + 1``. Two updates of different players of one federation therefore
+run at once and meet only on that row at commit; two updates of one player run one after the other, the
+second from a ledger that holds the first's awards, so none is lost. The nightly rebuild computes in its own
+snapshot and writes in batches under the same row locks, leaving a player an update rewrote meanwhile to it
+(:func:`masterpoints.standings.rebuild._rebuild_postgresql`).
 
 DBf titles once registered are never lost (§ 404); an HBS category follows the points unless transition rule 4
 kept it (H-24: "Igrači s kategorijama, koji ne budu zadovoljavali nove uvjete, zadržavaju svoje kategorije"). The
@@ -34,15 +40,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from federation.models import Federation, Player
 from federation.services import audit_record
-from masterpoints.models import Award, SeasonStanding, Standing, StandingsProof, StandingsVersion, TitleAchievement
+from masterpoints.models import Award, SeasonStanding, Standing, StandingsProof, TitleAchievement
 from masterpoints.standings.proof import RANKING_LIST
-from masterpoints.standings.ranking_list import ranking_list_due, ranking_list_rebuild, ranking_list_refresh
-from masterpoints.standings.rebuild import _nothing_written, _rebuild_postgresql
+from masterpoints.standings.ranking_list import (
+    ranking_list_due,
+    ranking_list_rebuild,
+    ranking_list_refresh,
+    ranking_list_stored,
+)
+from masterpoints.standings.rebuild import BATCH, _nothing_written, _rebuild_postgresql
+from masterpoints.standings.rowlocks import bump_version, drop_blanks, lock_players, upsert_standings
 from masterpoints.standings.sums import (
     _STANDING_COLUMNS,
     _careers,
@@ -58,18 +69,43 @@ from tournaments.models import Tournament
 _PART = 5000
 
 
-def _lock(federation: Federation) -> None:
-    """Serialise every standings write of one federation (award inserts only take KEY SHARE: not blocked)."""
-    list(Federation.objects.select_for_update(no_key=True).filter(pk=federation.pk).values_list("pk"))
-
-
 def _bump(federation: Federation) -> None:
-    """Raise the federation's standings version (cached pages key on it); called under the lock."""
-    if not StandingsVersion.objects.filter(federation=federation).update(
-        version=F("version") + 1, changed_at=timezone.now()
-    ):
-        StandingsVersion.objects.create(federation=federation, version=1)
+    """Raise the federation's standings version (cached pages key on it): the last step of every standings
+    change, whose row lock is the only one two changes of one federation share (until they commit)."""
+    bump_version(federation)
     forget_standings_version(federation)
+
+
+def _refresh_part(federation: Federation, player_ids: Sequence[int]) -> int:
+    """Replace the standings of ``player_ids`` from the ledger under their row locks, taken first (in id
+    order), so that the ledger read after them holds every award committed before. Returns the standings
+    written."""
+    created = lock_players(federation, player_ids)
+    _season_rows(federation, player_ids)
+    table = connection.ops.quote_name(SeasonStanding._meta.db_table)
+    rows, achievements = _standing_rows(federation, player_ids, _careers(table, federation, player_ids))
+    upsert_standings(rows)
+    drop_blanks(federation, (set(player_ids) | created) - {row[0] for row in rows})
+    # The register is append-only; ON CONFLICT DO NOTHING keeps a rung recorded once.
+    TitleAchievement.objects.bulk_create(achievements, ignore_conflicts=True, batch_size=2000)
+    ranking_list_refresh(federation, player_ids)
+    return len(rows)
+
+
+def _rebuild_one_pass(federation: Federation) -> tuple[int, int]:
+    """The full rebuild in one transaction (SQLite, whose single writer serialises every write): every row
+    replaced. Returns (standings written, players whose standing changed)."""
+    before = _stored_standings(federation)
+    _season_rows(federation, None)
+    table = connection.ops.quote_name(SeasonStanding._meta.db_table)
+    rows, achievements = _standing_rows(federation, None, _careers(table, federation, None))
+    Standing.objects.filter(federation=federation).delete()
+    _write(Standing, _STANDING_COLUMNS, rows)
+    TitleAchievement.objects.bulk_create(achievements, ignore_conflicts=True, batch_size=2000)
+    ranking_list_refresh(federation, None)
+    _bump(federation)
+    after = {row[0]: row for row in rows}
+    return len(rows), sum(1 for player, row in after.items() if before.get(player) != row) + len(before.keys() - after)
 
 
 def _recompute(federation: Federation, player_ids: Sequence[int] | None, *, apart: bool = False) -> tuple[int, int]:
@@ -78,30 +114,20 @@ def _recompute(federation: Federation, player_ids: Sequence[int] | None, *, apar
     otherwise).
 
     ``apart``: a full rebuild may read half of the ledger on a second connection (see
-    :func:`_rebuild_postgresql`)."""
-    _lock(federation)
-    if player_ids is None and connection.vendor == "postgresql":
-        written, changed, players_changed = _rebuild_postgresql(federation, apart=apart)
-        if changed:
+    :func:`_rebuild_postgresql`), which commits its batches as it goes (no transaction around it)."""
+    if player_ids is not None:
+        with transaction.atomic():
+            written = _refresh_part(federation, player_ids)
             _bump(federation)
-        return written, players_changed
-    before = _stored_standings(federation) if player_ids is None else {}
-    _season_rows(federation, player_ids)
-    table = connection.ops.quote_name(SeasonStanding._meta.db_table)
-    rows, achievements = _standing_rows(federation, player_ids, _careers(table, federation, player_ids))
-    scope = Standing.objects.filter(federation=federation)
-    if player_ids is not None:
-        scope = scope.filter(player_id__in=player_ids)
-    scope.delete()
-    _write(Standing, _STANDING_COLUMNS, rows)
-    # The register is append-only; ON CONFLICT DO NOTHING keeps a rung recorded once.
-    TitleAchievement.objects.bulk_create(achievements, ignore_conflicts=True, batch_size=2000)
-    ranking_list_refresh(federation, player_ids)
-    _bump(federation)
-    if player_ids is not None:
-        return len(rows), 0
-    after = {row[0]: row for row in rows}
-    return len(rows), sum(1 for player, row in after.items() if before.get(player) != row) + len(before.keys() - after)
+        return written, 0
+    if connection.vendor != "postgresql":
+        with transaction.atomic():
+            return _rebuild_one_pass(federation)
+    written, changed, players_changed = _rebuild_postgresql(federation, apart=apart)
+    if changed:
+        with transaction.atomic():
+            _bump(federation)
+    return written, players_changed
 
 
 # --- services ---------------------------------------------------------------------------------------------
@@ -114,8 +140,11 @@ def standings_refresh_players(*, federation: Federation, player_ids: Iterable[in
     Returns how many standings were written. Ranks are not stored, so nobody else's row changes.
     """
     ids = sorted(set(player_ids))
-    # In parts, so that no query carries more parameters than the database takes (the lock is held).
-    return sum(_recompute(federation, ids[start : start + _PART])[0] for start in range(0, len(ids), _PART))
+    # In parts, so that no query carries more parameters than the database takes; the parts lock in
+    # ascending player order, and the version is raised once, last.
+    written = sum(_refresh_part(federation, ids[start : start + _PART]) for start in range(0, len(ids), _PART))
+    _bump(federation)
+    return written
 
 
 def standings_refresh_tournament(*, tournament_id: int) -> int:
@@ -140,7 +169,6 @@ class RebuildFigures:
     players_changed: int
 
 
-@transaction.atomic
 def standings_rebuild(*, actor=None, federation: Federation | None = None) -> dict[str, int]:
     """Recompute every standing and season figure from the ledger (for one or every federation).
 
@@ -153,9 +181,11 @@ def standings_rebuild(*, actor=None, federation: Federation | None = None) -> di
     }
 
 
-@transaction.atomic
 def standings_rebuild_figures(*, actor=None, federation: Federation | None = None) -> dict[str, RebuildFigures]:
-    """:func:`standings_rebuild`, returning per federation code what it did (:class:`RebuildFigures`)."""
+    """:func:`standings_rebuild`, returning per federation code what it did (:class:`RebuildFigures`).
+
+    Outside a transaction the PostgreSQL rebuild commits in batches and so never holds the rows of a whole
+    federation (incremental updates go on meanwhile); inside one, its batches are savepoints."""
     # Another connection may read for this one only while this transaction has written nothing of its own
     # (it would not see uncommitted awards). The rebuild itself writes no awards, and writes a federation's
     # stored rows only after the other connection has read them.
@@ -169,26 +199,31 @@ def standings_rebuild_figures(*, actor=None, federation: Federation | None = Non
     return done
 
 
-@transaction.atomic
 def standings_ranking_roll(*, federation: Federation, today: datetime.date | None = None) -> int:
     """The daily roll of the ranking list (D-Q59, :mod:`masterpoints.standings.ranking_list`): recompute the
     figures of the players whose stored figure changes on or before ``today`` (default: the local date), as
     the ledger gives them on that day. Idempotent; returns how many players were recomputed."""
     today = today or timezone.localdate()
-    _lock(federation)
     due = ranking_list_due(federation, today)
-    changed = False
     # A figure of 0 has no row to be due: the last rebuild recorded the first day one changes, and on it the
-    # whole list is recomputed (the due rows with it).
+    # whole list is recomputed (the due rows with it): those whose figure differs, found in one pass.
     proven = StandingsProof.objects.filter(federation=federation, scope=RANKING_LIST, due_on__lte=today)
-    if proven.exists():
-        changed, next_due = ranking_list_rebuild(federation, today)
-        proven.update(due_on=next_due)
-    else:
-        for start in range(0, len(due), _PART):
-            changed |= ranking_list_refresh(federation, due[start : start + _PART], today=today)
-    if changed:
-        _bump(federation)
+    players, next_due, whole = due, None, proven.exists()
+    if whole:
+        rows, next_due = ranking_list_rebuild(federation, today)
+        stored = ranking_list_stored(federation, None)
+        players = sorted(pk for pk in stored.keys() | rows.keys() if stored.get(pk) != rows.get(pk))
+    changed = False
+    for start in range(0, len(players), BATCH):
+        part = players[start : start + BATCH]
+        with transaction.atomic():  # under the players' row locks, the ledger read after them
+            drop_blanks(federation, lock_players(federation, part))
+            changed |= ranking_list_refresh(federation, part, today=today)
+    with transaction.atomic():
+        if whole:
+            proven.update(due_on=next_due)
+        if changed:
+            _bump(federation)
     return len(due)
 
 

@@ -70,7 +70,7 @@ def test_a_rebuild_of_proven_rows_regroups_nothing_and_writes_nothing(history, m
     versions = list(StandingsVersion.objects.order_by("pk").values_list("version", flat=True))
     monkeypatch.setattr(rebuild, "_read_ledger", refuse)
     monkeypatch.setattr(rebuild, "_rebuild_part", refuse)
-    monkeypatch.setattr(rebuild, "_write_standings", refuse)
+    monkeypatch.setattr(rebuild, "_standing_rows", refuse)
     monkeypatch.setattr(rebuild, "ranking_list_rebuild", refuse)
     assert standings_rebuild() == {"dbf": 6, "hbs": 6}
     assert snapshot() == proven
