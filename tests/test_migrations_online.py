@@ -15,7 +15,11 @@ table (:data:`LARGE_TABLES`, millions of rows on a federation's ledger) is judge
   are metadata only) rewrites or scans the table under an exclusive lock: add the field plain, then the index
   concurrently and the constraint ``NOT VALID``.
 - Data moves (``RunPython``, ``RunSQL``) in the apps that own large tables are batched: a migration with
-  ``atomic = False`` that commits every few thousand rows, never one transaction over millions.
+  ``atomic = False`` that commits every few thousand rows, never one transaction over millions. A
+  ``RunPython`` counts as batched when its function loops and commits inside the loop (``transaction.atomic(``
+  in its source, :func:`_batched`); a ``RunSQL`` statement is one transaction, so one that updates, inserts
+  into or deletes from a large table is refused outright (batch it in ``RunPython``), and so is one that
+  builds an index on a large table without ``CONCURRENTLY`` (issue 36).
 
 Tables created in the same migration are empty and exempt. Migrations applied before this wave are allowed by
 name with the reason (:data:`HISTORIC`); a new migration is never added there.
@@ -23,7 +27,11 @@ name with the reason (:data:`HISTORIC`); a new migration is never added there.
 
 from __future__ import annotations
 
+import inspect
+import re
+
 import pytest
+from django.apps import apps
 from django.contrib.postgres.operations import (
     AddConstraintNotValid,
     AddIndexConcurrently,
@@ -121,6 +129,40 @@ def _field_problem(operation: Operation, state: ProjectState, app: str) -> str |
     return None
 
 
+def _large_table_names() -> set[str]:
+    return {apps.get_model(app, model)._meta.db_table.lower() for app, model in LARGE_TABLES}
+
+
+_NAME = r'(?:only\s+)?"?(?:\w+"?\.)?"?(\w+)"?'
+#: An index built without CONCURRENTLY, and a statement that writes rows, naming their table.
+_PLAIN_INDEX = re.compile(r"\bcreate\s+(?:unique\s+)?index\s+(?!concurrently\b)[^;]*?\bon\s+" + _NAME, re.I)
+_ROW_WRITE = re.compile(r"\b(?:update|delete\s+from|insert\s+into)\s+" + _NAME, re.I)
+
+
+def _sql_text(operation: migrations.RunSQL) -> str:
+    statements = operation.sql if isinstance(operation.sql, list | tuple) else [operation.sql]
+    return ";\n".join(part[0] if isinstance(part, list | tuple) else str(part) for part in statements)
+
+
+def _sql_problem(operation: migrations.RunSQL) -> str | None:
+    """Why a ``RunSQL`` blocks writes to a large table or rewrites it in one transaction, or ``None``."""
+    sql, large = _sql_text(operation), _large_table_names()
+    if any(match.group(1).lower() in large for match in _PLAIN_INDEX.finditer(sql)):
+        return "builds an index on a large table without CONCURRENTLY: CREATE INDEX CONCURRENTLY (atomic = False)"
+    if any(match.group(1).lower() in large for match in _ROW_WRITE.finditer(sql)):
+        return "writes a large table's rows in one statement (one transaction): backfill in batches with RunPython"
+    return None
+
+
+def _batched(operation: migrations.RunPython) -> bool:
+    """Whether a ``RunPython`` commits as it goes: its function loops and opens a transaction per batch (or
+    does nothing at all)."""
+    if operation.code is migrations.RunPython.noop:
+        return True
+    source = inspect.getsource(operation.code)
+    return "transaction.atomic(" in source and bool(re.search(r"^\s+(for|while)\b", source, re.M))
+
+
 def _problem(operation: Operation, state: ProjectState, app: str, migration, created: set) -> str | None:
     """Why ``operation`` (of ``migration`` in ``app``) locks a large table for more than seconds, or ``None``."""
     if isinstance(operation, migrations.SeparateDatabaseAndState):
@@ -129,6 +171,10 @@ def _problem(operation: Operation, state: ProjectState, app: str, migration, cre
     if isinstance(operation, migrations.RunPython | migrations.RunSQL):
         if app in {owner for owner, _model in LARGE_TABLES} and migration.atomic:
             return "moves data in one transaction: batch it in a migration with atomic = False"
+        if isinstance(operation, migrations.RunSQL):
+            return _sql_problem(operation)
+        if app in {owner for owner, _model in LARGE_TABLES} and not _batched(operation):
+            return "moves data without committing per batch: loop over batches, each in transaction.atomic()"
         return None
     model = getattr(operation, "model_name_lower", None) or getattr(operation, "name_lower", None)
     if (app, model) not in LARGE_TABLES or (app, model) in created or isinstance(operation, QUICK):
@@ -268,3 +314,58 @@ def test_a_new_table_may_be_indexed_in_the_migration_that_creates_it():
     migration = migrations.Migration("0001_example", "tournaments")
     migration.operations = [create, migrations.AddIndex("entry", index)]
     assert migration_problems(migration, state) == []
+
+
+def test_a_plain_index_on_the_ledger_or_the_standings_is_refused_outside_a_transaction_too():
+    """Issue 36: ``atomic = False`` alone does not make an index build online; only a concurrent one is."""
+    for model in ("award", "standing", "seasonstanding", "rankinglistentry"):
+        index = models.Index(fields=["federation"], name=f"{model}_example")
+        assert "AddIndexConcurrently" in judged(migrations.AddIndex(model, index), atomic=False)[0]
+        assert judged(AddIndexConcurrently(model, index), atomic=False) == []
+
+
+def test_an_index_built_by_sql_on_a_large_table_must_be_concurrent():
+    plain = migrations.RunSQL('CREATE INDEX award_day_example ON "masterpoints_award" (awarded_on)')
+    assert "CONCURRENTLY" in judged(plain, atomic=False)[0]
+    unique = migrations.RunSQL(["CREATE UNIQUE INDEX s_example ON masterpoints_standing (player_id, sort_key)"])
+    assert "CONCURRENTLY" in judged(unique, atomic=False)[0]
+    online = migrations.RunSQL(
+        "CREATE INDEX CONCURRENTLY award_day_example ON masterpoints_award (awarded_on)",
+        reverse_sql="DROP INDEX CONCURRENTLY award_day_example",
+    )
+    assert judged(online, atomic=False) == []
+    small = migrations.RunSQL("CREATE INDEX outbox_example ON federation_outbox (created_at)")
+    assert judged(small, atomic=False, app="federation") == []
+
+
+def test_a_backfill_by_one_sql_statement_on_a_large_table_is_refused():
+    for sql in (
+        "UPDATE masterpoints_award SET reason = '' WHERE reason IS NULL",
+        ["INSERT INTO masterpoints_seasonstanding (player_id) SELECT id FROM federation_player"],
+        [("DELETE FROM masterpoints_rankinglistentry WHERE score = %s", [0])],
+    ):
+        assert "in batches" in judged(migrations.RunSQL(sql), atomic=False)[0]
+    assert judged(migrations.RunSQL("UPDATE federation_outbox SET tries = 0"), atomic=False, app="federation") == []
+
+
+def _one_pass(apps, schema_editor):
+    apps.get_model("masterpoints", "Award").objects.filter(reason="").update(reason="-")
+
+
+def _in_batches(apps, schema_editor):
+    from django.db import transaction
+
+    award = apps.get_model("masterpoints", "Award")
+    last = 0
+    while True:
+        with transaction.atomic():
+            ids = list(award.objects.filter(pk__gt=last).order_by("pk").values_list("pk", flat=True)[:5000])
+            if not ids:
+                return
+            award.objects.filter(pk__in=ids, reason="").update(reason="-")
+        last = ids[-1]
+
+
+def test_a_python_backfill_of_the_ledger_commits_per_batch():
+    assert "per batch" in judged(migrations.RunPython(_one_pass), atomic=False)[0]
+    assert judged(migrations.RunPython(_in_batches), atomic=False) == []
