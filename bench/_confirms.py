@@ -95,12 +95,30 @@ def confirm_to_page(port: int, confirms: int, *, first: int) -> list[float]:
     return times
 
 
+def idle(limit: float = 120) -> None:
+    """Wait (at most ``limit`` seconds) until the Celery worker has nothing queued, reserved, scheduled or
+    running: the standings jobs of the confirms before are done, so the pages that follow are quiet."""
+    from celery import current_app
+
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        with current_app.connection_for_write() as connection:
+            queued = connection.default_channel.client.llen("celery")
+        inspect = current_app.control.inspect(timeout=1)
+        busy = [inspect.active(), inspect.reserved(), inspect.scheduled()]
+        if not queued and all(found is not None and not any(found.values()) for found in busy):
+            return
+        time.sleep(0.5)
+    print(f"  the worker was still busy after {limit:.0f} s")
+
+
 def after_confirm(port: int, pages: list[str], *, first: int, rounds: int, clients: int) -> tuple[Figures, Figures]:
     """``pages`` (player and rankings pages) and the player pages a confirm changes, each rendered (a
-    parameter the page ignores: no cached page), from ``clients`` threads for :data:`AFTER_SECONDS` when
-    the standings have settled (quiet) and for :data:`AFTER_SECONDS` right after a confirm (a 10-pair
-    tournament of the bench club, one a day back from ``first`` days ago, updated by the Celery worker
-    meanwhile); ``rounds`` of both. Returns the quiet and the after-confirm figures, each over all rounds."""
+    parameter the page ignores: no cached page), from ``clients`` threads: for :data:`AFTER_SECONDS` when the
+    worker is idle (:func:`idle`) and the standings have settled (quiet), then for :data:`AFTER_SECONDS` right
+    after a confirm (a 10-pair tournament of the bench club, one a day back from ``first`` days ago, updated
+    by the Celery worker meanwhile); ``rounds`` of both. Returns the quiet and the after-confirm figures,
+    each over all rounds."""
     club = bench_club()
     numbers = member_numbers(club)
     quiet, after = [], []
@@ -108,6 +126,7 @@ def after_confirm(port: int, pages: list[str], *, first: int, rounds: int, clien
         chosen = [numbers[(index * 20 + k) % len(numbers)] for k in range(20)]
         changed = [f"/players/{club.federation.code}/{number}/" for number in chosen]
         asked = [*changed, *pages, f"/rankings/?federation={club.federation_id}&club={club.pk}"]
+        idle()
         settle()
         quiet.append(load(port, asked, 10**6, clients, AFTER_SECONDS, unique=True))
         day = datetime.date.today() - datetime.timedelta(days=index + 1)

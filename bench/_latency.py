@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import itertools
 import os
 import random
 import shutil
@@ -23,6 +24,8 @@ from dataclasses import dataclass, field
 from _django import ROOT
 
 BENCH = ROOT / "bench"
+#: The made-up client addresses handed out so far (:func:`client_address`): each request names a new one.
+_ADDRESSES = itertools.count()
 #: Port → the pid of the gunicorn master serving it (while :func:`gunicorn` runs).
 MASTERS: dict[int, int] = {}
 
@@ -220,13 +223,14 @@ def load(
     stop: threading.Event | None = None,
     gzip: bool = True,
     in_order: bool = False,
-    forwarded: bool = False,
+    forwarded: bool = True,
 ) -> Figures:
     """``total`` GET requests from ``clients`` threads (stopping at ``seconds`` or at ``stop``); ``unique`` adds
     a parameter the page ignores, so that no two requests share a cache entry. ``gzip``: the clients accept a
     gzip-compressed answer, as browsers do (``Accept-Encoding``); they read it as it comes. ``in_order``: the
     n-th request asks for ``paths[n]`` (each once when ``total`` is their number), else a random one.
-    ``forwarded``: each request names an address of its own (``X-Forwarded-For``), as many readers would."""
+    ``forwarded``: each request names an address of its own (``X-Forwarded-For``), as many readers would: the
+    per-address limits (the rendered lists', the API's) count readers, and a bench is not one reader."""
     headers = {"Accept-Encoding": "gzip"} if gzip else {}
     deadline = time.monotonic() + seconds
     latencies: list[float] = []
@@ -241,7 +245,7 @@ def load(
                 return
             path = paths[number % len(paths)] if in_order else rng.choice(paths)
             url = f"http://127.0.0.1:{port}{path}" + (f"{'&' if '?' in path else '?'}miss={number}" if unique else "")
-            asked = {**headers, "X-Forwarded-For": client_address(number)} if forwarded else headers
+            asked = {**headers, "X-Forwarded-For": client_address()} if forwarded else headers
             start = time.perf_counter()
             try:
                 with urllib.request.urlopen(urllib.request.Request(url, headers=asked), timeout=30) as response:
@@ -268,8 +272,9 @@ def load(
     )
 
 
-def client_address(number: int) -> str:
-    """The ``number``-th of 16 million made-up client addresses (10.0.0.0/8)."""
+def client_address() -> str:
+    """A made-up client address (10.0.0.0/8) no request of this run has named before (16 million)."""
+    number = next(_ADDRESSES)
     return f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}"
 
 
@@ -287,7 +292,8 @@ def background_load(port: int, paths: list[str], clients: int):
 
 
 def fetch(port: int, path: str) -> str:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as response:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"X-Forwarded-For": client_address()})
+    with urllib.request.urlopen(request, timeout=30) as response:
         return response.read().decode()
 
 

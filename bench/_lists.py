@@ -154,7 +154,7 @@ def lists_figures(port: int, args) -> None:
     before and one right after), the same clients, requests and time limit."""
     addresses = list_addresses(args.requests)
     before = load(port, ["/bench/trivial"], args.requests, args.clients, args.seconds)
-    mix = load(port, addresses, len(addresses), args.clients, args.seconds, in_order=True, forwarded=True)
+    mix = load(port, addresses, len(addresses), args.clients, args.seconds, in_order=True)
     after = load(port, ["/bench/trivial"], args.requests, args.clients, args.seconds)
     trivial = Figures.mean(before, after)
     print(before.line("trivial before lists_mix"))
@@ -168,10 +168,10 @@ def lists_figures(port: int, args) -> None:
     emit("lists_mix_uncached_vs_trivial", mix.rps / trivial.rps if trivial.rps else 0.0)
 
 
-def export_read(port: int, path: str, number: int) -> tuple[int, int, float, int]:
+def export_read(port: int, path: str) -> tuple[int, int, float, int]:
     """``path`` read as a browser reads a download (gzip accepted, read as it comes, nothing kept): the CSV's
     rows (its lines but the header), the bytes received, the seconds until the last one and the status."""
-    headers = {"Accept-Encoding": "gzip", "X-Forwarded-For": client_address(10**6 + number)}
+    headers = {"Accept-Encoding": "gzip", "X-Forwarded-For": client_address()}
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
     lines = received = 0
     last = b"\n"
@@ -203,8 +203,8 @@ def export_figures(port: int) -> None:
     federation = Federation.objects.annotate(n=Count("players")).order_by("-n", "pk").first()
     path = f"/rankings/?federation={federation.pk}&export=csv"
     runs = []
-    for number in range(3):
-        rows, received, seconds, status = export_read(port, path, number)
+    for _ in range(3):
+        rows, received, seconds, status = export_read(port, path)
         print(f"export {path}: {rows:,} rows, {received / 1e6:.1f} MB received in {seconds:.2f} s, status {status}")
         runs.append(rows / seconds if status == 200 and seconds else 0.0)
         if seconds > EXPORT_REPEAT_SECONDS:

@@ -32,6 +32,8 @@ One run prints each figure on its own line as ``name=value`` (human-readable lin
   ``steal_pct``: the share of the cores' time the hypervisor gave other machines during the scenarios
   (``/proc/stat``), and ``disk_read_mb``: what the kernel read from disk meanwhile (``/proc/vmstat``), to
   judge how far a run's figures can be trusted.
+  Each request names a client address of its own (``X-Forwarded-For``, the bench's gunicorn trusting one
+  proxy), so that the per-address limits of the rendered lists and the API count readers, not the bench.
   The clients accept gzip, as browsers do; ``rankings_identity_vs_trivial`` (no target) is the cached
   rankings for clients that do not. The servers are warmed once the standings have settled (:func:`settle`);
 - ``confirm_to_page_p95_ms``: an upload confirmed through the upload service until its new balance shows
@@ -45,8 +47,7 @@ One run prints each figure on its own line as ``name=value`` (human-readable lin
 - part ``lists`` (``bench/_lists.py``): ``lists_mix_uncached_vs_trivial``: a mix of rankings lists, the page's
   and the API's (``/api/rankings``), with random kind, season, filter (region, club, name, rung, the official
   list where it is the default), order (the table's sortable columns), page size and page up to the list's
-  last, each address distinct, each request from an address of its own (``X-Forwarded-For``: many readers,
-  each within the API's limit): throughput over the trivial view's, measured as the page scenarios
+  last, each address distinct: throughput over the trivial view's, measured as the page scenarios
   (``lists_mix_p50_ms``, ``lists_mix_p95_ms``, ``lists_mix_errors``: answers other than 200);
 - part ``export``: ``export_rows_per_s``: the largest federation's whole rankings CSV
   (``/rankings/?federation=…&export=csv``) read as an anonymous browser reads a download (gzip, streamed, the
