@@ -45,6 +45,7 @@ from django.utils import timezone
 from federation.models import Federation, Player
 from federation.services import audit_record
 from masterpoints.models import Award, SeasonStanding, Standing, StandingsProof, TitleAchievement
+from masterpoints.standings.places import places_soon
 from masterpoints.standings.proof import RANKING_LIST
 from masterpoints.standings.ranking_list import (
     ranking_list_due,
@@ -74,6 +75,7 @@ def _bump(federation: Federation) -> None:
     change, whose row lock is the only one two changes of one federation share (until they commit)."""
     bump_version(federation)
     forget_standings_version(federation)
+    places_soon(federation.pk)
 
 
 def _refresh_part(federation: Federation, player_ids: Sequence[int]) -> int:
