@@ -76,11 +76,6 @@ class FederationListFilter(django_filters.FilterSet):
         if region is None:
             self.filters["club"].extra["help_text"] = _("Choose a region and press Show to list its clubs.")
 
-    def rendered(self, render, *extra) -> str:
-        """``render()``: what the page renders of the form (kept only until the rankings' view calls its
-        renderer itself)."""
-        return render()
-
     def keep(self, queryset, name, value):
         return queryset
 

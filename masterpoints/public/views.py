@@ -9,8 +9,6 @@ the official list unless asked otherwise (rule 3; guests on request, rule 4).
 from __future__ import annotations
 
 import hashlib
-import re
-from html import escape, unescape
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -213,7 +211,7 @@ class RankingListView(SingleTableMixin, FilterView):
             query.pop("page", None)
             context["export_query"] = query
         size = page_size(self.request.GET.get("per_page"))
-        context["filters"] = filterset.rendered(lambda: _filters_html(filterset, _("Filter the rankings"), size), size)
+        context["filters"] = _filters_html(filterset, _("Filter the rankings"), size)
         context["export_max_rows"] = EXPORT_MAX_ROWS
         return context
 
@@ -267,7 +265,7 @@ class RankingListEntryListView(SingleTableMixin, FilterView):
         context["federation"] = self.filterset.federation
         context["as_of"] = selectors.today()
         filterset = self.filterset
-        context["filters"] = filterset.rendered(lambda: _filters_html(filterset, _("Filter the ranking list")))
+        context["filters"] = _filters_html(filterset, _("Filter the ranking list"))
         return context
 
 
@@ -284,13 +282,9 @@ def filters_line(filterset: FederationListFilter) -> str:
             continue
         label = str(value)
         choices = dict((str(key), text) for key, text in getattr(field.field, "choices", ()) or ())
-        options = getattr(field.field.widget, "options_html", None) or ""
-        found = re.search(rf'value="{re.escape(escape(label))}">([^<]*)<', options)
         if str(value) in choices:
             label = str(choices[str(value)])
-        elif found:
-            label = unescape(found.group(1))
-        elif choices or options:
+        elif choices:
             continue  # a choice the list does not offer filters nothing, so the printed line does not name it
         parts.append(f"{field.label}: {label}")
     return " · ".join(parts)

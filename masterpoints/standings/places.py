@@ -102,6 +102,17 @@ def _table(model) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
+def _official(official: bool, day) -> tuple[str, list]:
+    """The official list's condition on the player ``p`` (federation.models.official_list_q: members with
+    dues paid, guests on request); none for a federation whose default list is everyone with points."""
+    if not official:
+        return "", []
+    return (
+        " AND ((p.status = 'member' AND p.dues_paid_until >= %s) OR (p.status = 'guest' AND p.listed_on_request))",
+        [day],
+    )
+
+
 def _listed(federation_id: int, official: bool, day) -> tuple[str, list]:
     """The default list's players with their key, home club and its district."""
     regions = _table(Club.regions.through)
@@ -109,13 +120,7 @@ def _listed(federation_id: int, official: bool, day) -> tuple[str, list]:
         SELECT cr.club_id,
                COALESCE(MIN(CASE WHEN r.kind = 'district' THEN r.id END), MIN(r.parent_id)) AS district_id
         FROM {regions} cr JOIN {_table(Region)} r ON r.id = cr.region_id GROUP BY cr.club_id"""  # noqa: S608 - table names from the models
-    condition = ""
-    params: list = [federation_id]
-    if official:  # federation.models.official_list_q: members with dues paid, guests on request
-        condition = (
-            " AND ((p.status = 'member' AND p.dues_paid_until >= %s) OR (p.status = 'guest' AND p.listed_on_request))"
-        )
-        params.append(day)
+    condition, params = _official(official, day)
     sql = f"""
         SELECT s.player_id, s.sort_key, hm.club_id AS home_club_id, cd.district_id
         FROM {_table(Standing)} s
@@ -123,15 +128,19 @@ def _listed(federation_id: int, official: bool, day) -> tuple[str, list]:
         LEFT JOIN {_table(ClubMembership)} hm ON hm.player_id = s.player_id AND hm.is_home
         LEFT JOIN ({clubs_sql}) cd ON cd.club_id = hm.club_id
         WHERE s.federation_id = %s{condition}"""  # noqa: S608 - values as parameters
-    return sql, params
+    return sql, [federation_id, *params]
 
 
 def _delete_unlisted(federation_id: int, official: bool, day) -> tuple[str, list]:
-    listed, params = _listed(federation_id, official, day)
+    """The places of players no longer on the list (an anti-join: its cost grows with the list, not with
+    the list times the places, as ``NOT IN`` over a subquery larger than the sort memory would)."""
+    condition, params = _official(official, day)
+    places = _table(StandingPlace)
     sql = f"""
-        DELETE FROM {_table(StandingPlace)} WHERE federation_id = %s
-        AND standing_id NOT IN (SELECT player_id FROM ({listed}) listed)"""  # noqa: S608 - values as parameters
-    return sql, [federation_id, *params]
+        DELETE FROM {places} WHERE federation_id = %s AND NOT EXISTS (
+            SELECT 1 FROM {_table(Standing)} s JOIN {_table(Player)} p ON p.id = s.player_id
+            WHERE s.player_id = {places}.standing_id AND s.federation_id = %s{condition})"""  # noqa: S608 - values as parameters
+    return sql, [federation_id, federation_id, *params]
 
 
 _COLUMNS = (
