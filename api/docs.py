@@ -1,5 +1,5 @@
 """The API's browsable documentation as a page of the site: django-ninja's Swagger UI (its own static files,
-no inline script) with a viewport for phones, the site's icon and a way back to the site (issue 38)."""
+no inline script) with a viewport for phones, the site's icon and a way back to the site."""
 
 from __future__ import annotations
 

@@ -265,7 +265,7 @@ def _player_json(request, player: Player, standing: Standing | None) -> dict:
             else {
                 "title": upcoming.title,
                 "missing": dict(upcoming.missing),
-                # Per kind, a higher title its missing amount reaches first (issue 38); absent: the title above.
+                # Per kind, a higher title its missing amount reaches first; absent: the title above.
                 "reaches": dict(upcoming.reaches),
                 "all_needed": upcoming.every_kind_needed,
             },

@@ -9,7 +9,7 @@ from ninja import Field, Schema
 
 #: An ``Idempotency-Key``: 1 to 100 visible ASCII characters (a UUID is 36).
 IDEMPOTENCY_KEY_PATTERN = r"^[\x21-\x7e]{1,100}$"
-#: Text a field keeps as it is sent: no control characters (PostgreSQL refuses NUL in text and in JSON, issue 33).
+#: Text a field keeps as it is sent: no control characters (PostgreSQL refuses NUL in text and in JSON).
 PLAIN_TEXT_PATTERN = r"^[^\x00-\x1f\x7f]*$"
 #: Players resolved in one call (a results file has at most a few hundred to resolve).
 RESOLUTIONS_PER_CALL = 500

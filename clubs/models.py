@@ -132,7 +132,7 @@ class ClubMembership(models.Model):
             ),
         ]
         # The rankings' region filter and the rank index read the home members of a region's clubs from
-        # the index alone (issue 16).
+        # the index alone, never from the table.
         indexes = [models.Index(fields=["club", "player"], condition=Q(is_home=True), name="membership_home_members")]
 
     def __str__(self) -> str:

@@ -133,7 +133,7 @@ if DATABASE_URL:
     }
     # Parameters bound by the server, and a statement run DB_PREPARE_AFTER times on one connection prepared
     # (psycopg's prepare_threshold): the busy pages' joins are then planned once per connection, not for every
-    # reader (a player's page spent a third of its PostgreSQL time planning, issue 16). 0 prepares nothing
+    # reader (planning a busy page's joins is a large part of its database time). 0 prepares nothing
     # (behind a pooler that cannot keep prepared statements: PgBouncer before 1.21 in transaction mode).
     prepare_after = min(max(int(os.environ.get("DB_PREPARE_AFTER", "5")), 0), 1000)
     DATABASES["default"]["OPTIONS"] = {
@@ -232,7 +232,7 @@ OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Masterpoint office")
 LANGUAGE_CODE = os.environ.get("LANGUAGE_CODE", "en")
 LANGUAGES = [("en", _("English")), ("da", _("Danish")), ("hr", _("Croatian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-#: English dates in ISO order (config/formats/en; issue 38); Danish and Croatian keep Django's conventions.
+#: English dates in ISO order (config/formats/en, never the US order); Danish and Croatian keep Django's conventions.
 FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 USE_TZ = True
@@ -394,7 +394,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "masterpoints.title_mail.tasks.title_mail_monthly",
         "schedule": crontab(hour=7, minute=0, day_of_month=1, month_of_year="9-12,1-4"),
     },
-    # The players' monthly statements of the month just ended (issue 18), on the month's first seven days: each
+    # The players' monthly statements of the month just ended, on the month's first seven days: each
     # run writes only the statements no earlier run wrote (one per player and month).
     "notices-monthly-statement": {
         "task": "masterpoints.notices.tasks.monthly_statements",

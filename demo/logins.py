@@ -1,4 +1,4 @@
-"""The development logins ``seed_demo`` creates in DEBUG, in the order of the demo's story (issue 19).
+"""The development logins ``seed_demo`` creates in DEBUG, in the order of the demo's story.
 
 Every login's password is its user name. Each officer serves what the demo club works with: the director
 directs DBf's first club, the district officer serves that club's district (where its sanction

@@ -181,7 +181,7 @@ def _write_events(
             if not units:
                 break
             paid.append((tournament, event, place, pair, units, explanation, part))
-    # One explanation per paid place (a pair's players share it), stored apart from the ledger (issue 16).
+    # One explanation per paid place (a pair's players share it), stored apart from the ledger, whose rows stay narrow.
     refs = explanations_store([((t.pk, part), explanation) for t, _e, _p, _pair, _u, explanation, part in paid])
     rows: list[tuple] = []
     for (tournament, event, place, pair, units, _explanation, part), ref in zip(paid, refs, strict=True):

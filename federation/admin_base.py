@@ -104,7 +104,7 @@ class FederationScopedAdmin(admin.ModelAdmin):
     federation_paths: tuple[str, ...] = ("federation",)
     #: The rule book's workflow these rows belong to (a boolean of :class:`federation.schemes.SchemeInfo`, such
     #: as ``sanctions``): a member of staff reaches them only in federations whose rule book has it, so an HBS
-    #: office does not see DBf's sanctions or cup series in its admin index (issue 38). Empty: every scheme.
+    #: office does not see DBf's sanctions or cup series in its admin index. Empty: every scheme.
     workflow: str = ""
 
     # --- the scope -----------------------------------------------------------------------------------------
@@ -211,7 +211,7 @@ class FederationScopedAdmin(admin.ModelAdmin):
 
     def autocomplete_scope(self, request, queryset: models.QuerySet) -> models.QuerySet:
         """For the autocomplete of another admin's form field, the rows of the federations the form's user
-        writes in (issue 19, D-Q46: the DBf secretariat never finds an HBS player, even where it may view
+        writes in (D-Q46: the DBf secretariat never finds an HBS player, even where it may view
         one); ``queryset`` itself for any other request."""
         source = self._autocomplete_source(request)
         ids = source.write_scope(request) if source is not None else None
@@ -344,7 +344,7 @@ class DecidedByActionsAdmin(FederationScopedAdmin):
 
 def audit_values(obj: models.Model) -> dict[str, Any]:
     """The editable fields of ``obj`` as JSON values, as a reader compares them: a related row by its text,
-    many-to-many rows as the sorted texts, dates and decimals as text (issue 19: before/after values)."""
+    many-to-many rows as the sorted texts, dates and decimals as text (the audit's before and after values)."""
     values: dict[str, Any] = {}
     for field in obj._meta.concrete_fields:
         if not field.editable or field.primary_key:

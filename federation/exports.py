@@ -52,7 +52,7 @@ def csv_local(language: str | None = None) -> tuple[str, str]:
 
 
 def csv_write(out, rows, *, language: str | None = None) -> None:
-    """Write ``rows`` to ``out`` as the reader's spreadsheet program opens them (issue 38): for Danish and
+    """Write ``rows`` to ``out`` as the reader's spreadsheet program opens them: for Danish and
     Croatian ``;`` between fields and numbers with a decimal comma (``30,7``), else ``,`` and ``30.7``; every
     cell through :func:`csv_cell`. XLSX files carry numbers as numbers and need none of this."""
     delimiter, mark = csv_local(language)

@@ -1,5 +1,5 @@
 """The records of the office's long jobs (:class:`~federation.models.JobRun`): started, progressing, finished
-or failed, with the figures of what they changed (issue 19: the office's week runs without a developer).
+or failed, with the figures of what they changed (so the office's week runs without a developer).
 
 How a job is written, and why it is visible while it runs:
 

@@ -54,7 +54,7 @@ def rules_or_built_in(federation: Federation, on_date: datetime.date):
 
 def rule_sets_on_record(federation: Federation) -> list[tuple[str, datetime.date]]:
     """Every rule set ``federation`` computes with, as ``(name, valid from)`` by date: the scheme's built-in
-    sets and the secretariat's dated rows (issue 19: RULESET_MISSING names them)."""
+    sets and the secretariat's dated rows (RULESET_MISSING names them)."""
     found = [(s.name, s.valid_from) for s in scheme_of(federation).built_in]
     found += [(row.name, row.valid_from) for row in federation.rule_sets.all()]
     return sorted(found, key=lambda item: item[1])

@@ -1,4 +1,4 @@
-"""An award explained in words: one or two sentences in the reader's language (issue 18).
+"""An award explained in words: one or two sentences in the reader's language.
 
 Built only from what the ledger stores: the award's explanation (the engine's rule ids and inputs, see
 ``masterpoints.explanations``), its amount, its source and the office's reason. Nothing is recomputed, so
@@ -285,7 +285,7 @@ def _hbs_formula(inputs: Mapping[str, str], kind: str) -> str:
 
 
 def _hbs_scale(inputs: Mapping[str, str], kind: str) -> str:
-    """HBS formula, H-3, H-6, in words (issue 38): what the winner gets and how far the scale reaches; the
+    """HBS formula, H-3, H-6, in words: what the winner gets and how far the scale reaches; the
     formula and the weights s_k are under "details" (:func:`hbs_formula_lines`)."""
     head = [_field(inputs, "N")]
     if inputs.get("D"):
@@ -309,7 +309,7 @@ def _hbs_scale(inputs: Mapping[str, str], kind: str) -> str:
 
 
 def hbs_formula_lines(inputs: Mapping[str, str], kind: str) -> list[str]:
-    """The HBS formula written out for "details" (issue 38: the sentence says it in words): B, and for a scale
+    """The HBS formula written out for "details" (the sentence says it in words): B, and for a scale
     the weights of the places (H-3, H-6), with the current rule set's offset where it gives the stored s_1."""
     inputs = {str(key): str(value) for key, value in inputs.items()}
     if "B" not in inputs or not ("n" in inputs or "match" in inputs) or "K" in inputs:
@@ -398,7 +398,8 @@ def _own_sentence(inputs: Mapping[str, str], got: str) -> str:
 def explanation_block(explanation, kind: str, amount=None, *, source: str = "result", reason: str = "") -> SafeString:
     """The explanation as shown on every page: the sentences, and the variable table (rule ids and inputs
     with their meanings) behind a "details" toggle when the explanation has any. Built in Python, every text
-    escaped here (a ledger page shows up to 200 of them; ``format_html`` cost half of each, issue 16)."""
+    escaped here (a ledger page shows up to 200 of them, and ``format_html`` would be a large share of each
+    one's cost)."""
     stored = explanation if isinstance(explanation, Mapping) else {}
     table = explanation_html(stored, kind) if stored.get("rules") or stored.get("inputs") else ""
     inputs = stored.get("inputs") if isinstance(stored.get("inputs"), Mapping) else {}
@@ -434,7 +435,7 @@ def award_block(award) -> SafeString:
     return explanation_block(explanation, award.kind, award.amount, source=award.source, reason=award.reason)
 
 
-#: Ledger rows' explanations kept as HTML in each process, by their stored content (issue 16): one
+#: Ledger rows' explanations kept as HTML in each process, by their stored content: one
 #: explanation row serves every award of a tournament part with the same place and share, here and in other
 #: tournaments with the same scale (``masterpoints.explanation_store``), so the newest awards of many players'
 #: pages have the same words. About 3 KB each with their key.

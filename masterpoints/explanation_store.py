@@ -1,7 +1,7 @@
 """How an award's explanation is stored: what a group's awards share once, what each award adds, a narrow ledger.
 
 The explanation of an award is a function of its tournament's scale and the entry's place and participation
-(issue 16; design.md § Invariants: "the ledger row stays narrow"). A group of awards (one tournament part)
+(design.md § Invariants: "the ledger row stays narrow"). A group of awards (one tournament part)
 is split into its **scale**, the top-level items and the inputs every award of the group has with the same
 value (rules, field, boards, factors), and each award's **own** values (place, boards played, share, …).
 Both are stored content-addressed, keyed by the SHA-256 of their canonical JSON, so the same scale of

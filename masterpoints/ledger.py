@@ -30,7 +30,7 @@ class ResultEntry:
 
 def explanations_store(explanations: Sequence[tuple[Hashable, Mapping]]) -> list[int | None]:
     """The one writer of award explanations: each ``(group, explanation)`` stored as its group's shared
-    scale and its own part (``masterpoints.explanation_store``, issue 16); returns each one's
+    scale and its own part (``masterpoints.explanation_store``); returns each one's
     ``Award.explanation_ref_id`` (``None`` for an empty explanation). Awards of one tournament part share a
     group; an award posted alone is a group of its own."""
     return explanation_store.store(AwardScale, AwardExplanation, explanations)

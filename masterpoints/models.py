@@ -87,7 +87,7 @@ class Award(AppendOnlyModel):
         FOREIGN = "foreign", _("foreign points")
         TRANSITION = "transition", _("opening balance")
         MANUAL = "manual", _("entered by hand")
-        #: History brought in from the federation's old system (issue 38, part 3): opening balances and historic
+        #: History brought in from the federation's old system: opening balances and historic
         #: awards, in the ledger's season 0 (never points won in a season, ``masterpoints.history``).
         OPENING = "opening", _("opening entry (history brought in)")
 
@@ -102,7 +102,7 @@ class Award(AppendOnlyModel):
     part = models.CharField(_("part"), max_length=100, blank=True, help_text=_("Day, row, match or bonus."))
     place_first = models.PositiveIntegerField(_("place"), null=True, blank=True)
     place_last = models.PositiveIntegerField(_("tied down to"), null=True, blank=True)
-    #: The engine's explanation, stored apart (issue 16: the row stays narrow); read ``explanation_data``.
+    #: The engine's explanation, stored apart (the row stays narrow); read ``explanation_data``.
     explanation_ref = models.ForeignKey(
         AwardExplanation, on_delete=models.PROTECT, null=True, blank=True, related_name="awards", db_index=False
     )
@@ -125,7 +125,7 @@ class Award(AppendOnlyModel):
         verbose_name = _("award")
         verbose_name_plural = _("awards")
         indexes = [
-            # A player's ledger by date with what their sums read (issue 16): the chart's daily sums and the
+            # A player's ledger by date with what their sums read: the chart's daily sums and the
             # standings' per-kind sums from the index alone, the page's newest awards without a sort.
             models.Index(fields=["player", "awarded_on", "kind", "units"], name="award_player_day_kind_units"),
             models.Index(fields=["federation", "awarded_on"]),

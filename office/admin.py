@@ -73,7 +73,7 @@ class RegionAdmin(AuditedAdmin, FederationScopedAdmin):
 class PlayerAdmin(AuditedAdmin, RegisterImportMixin, FederationScopedAdmin):
     """Players; the secretariat imports the member register from here (``office.register``).
 
-    A player's login is read-only here (issue 33, item 10: the secretariat could bind a player to any login,
+    A player's login is read-only here (else the secretariat could bind a player to any login,
     an officer's or another federation's, by its raw id): a login is bound only by the player's own sign-up
     through the link of ``invite_to_log_in`` (``office.accounts``), to the address on the register."""
 
@@ -89,7 +89,7 @@ class PlayerAdmin(AuditedAdmin, RegisterImportMixin, FederationScopedAdmin):
 
     @admin.action(description=_("Send the selected players a link to make their login"), permissions=["change"])
     def invite_to_log_in(self, request, queryset):
-        """Issue 19: the link of ``office.accounts`` to each selected player's register address; the rows are
+        """The link of ``office.accounts`` to each selected player's register address; the rows are
         those of the secretariat's own federation only (``permissions=["change"]``, FederationScopedAdmin)."""
         sent = 0
         for player in queryset.select_related("federation"):
@@ -104,13 +104,13 @@ class PlayerAdmin(AuditedAdmin, RegisterImportMixin, FederationScopedAdmin):
 
     @admin.display(description=_("Points"))
     def points_record(self, obj):
-        """Issue 38: the office's record of the player (balances, title, ledger, corrections), one click from the
+        """The office's record of the player (balances, title, ledger, corrections), one click from the
         list; the page is the ledger's app's (``masterpoints.office_record``), named by its URL only."""
         link = reverse("admin:masterpoints_player_record", args=[obj.pk])
         return format_html('<a href="{}" class="points-record">{}</a>', link, _("Ledger"))
 
     def get_search_results(self, request, queryset, search_term):
-        """By number or name, as every form that takes a player asks (issue 19): the search fields, and the
+        """By number or name, as every form that takes a player asks: the search fields, and the
         name folded as the upload compares names (``federation.names.fold_name``: "Jorgen" finds "Jørgen")."""
         found, distinct = super().get_search_results(request, queryset, search_term)
         folded = fold_name(search_term)

@@ -6,15 +6,18 @@ The stack, from the top: ``config``/``demo``/``api`` → ``masterpoints`` → ``
 longer circle. Imports inside functions and under ``TYPE_CHECKING`` count like any other: a type import
 that closes a circle says the two modules belong together or the type belongs lower.
 
-Also: no production module over 500 lines, no function over 80, and no comparison with a scheme code
-outside the engine and the scheme registry (``federation/schemes.py``).
+Also: no production module over 500 lines, no function over 80, no comparison with a scheme code
+outside the engine and the scheme registry (``federation/schemes.py``), and no comment or docstring citing
+the tracker by number (it cites the rule or says the reason).
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import re
-from collections.abc import Iterable, Mapping
+import tokenize
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -252,3 +255,50 @@ def test_the_public_pages_read_the_standings_and_notices_never_the_other_way():
         if target.startswith("masterpoints.public")
     ]
     assert wrong == []
+
+
+#: A tracker number in prose: "issue 16", "(Issue 38, part 3)".
+TRACKER_NUMBER = re.compile(r"\b[Ii]ssue \d+")
+
+
+def prose(source: str) -> Iterator[tuple[int, str]]:
+    """The comments and docstrings of ``source`` with the line each starts on. A docstring is a string that
+    stands alone as a statement (a module's, class's or function's, or one after an attribute); any other
+    string constant, such as a gettext msgid or a message, is not prose here."""
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            yield token.start[0], token.string
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            yield node.lineno, node.value.value
+
+
+def tracker_numbers(source: str) -> list[int]:
+    """The lines of ``source`` where a comment or docstring cites the tracker by number."""
+    return sorted({line for line, text in prose(source) if TRACKER_NUMBER.search(text)})
+
+
+def test_no_comment_or_docstring_of_production_code_cites_a_tracker_number():
+    """Issue 37: docstrings cite rules, not tracker numbers. A comment or docstring says the reason or names
+    the rule (§ 404A, D-Q46, HBS rule 3); a number on the tracker tells a newcomer nothing. Migrations are
+    history and keep theirs; gettext msgids are not looked at."""
+    found = [
+        f"{path.relative_to(REPO)}:{line}"
+        for path in production_modules().values()
+        for line in tracker_numbers(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_the_tracker_check_reads_comments_and_docstrings_only():
+    source = (
+        '"""Module (issue 16)."""\n'
+        "from django.utils.translation import gettext as _\n"
+        "def f():\n"
+        '    """Function, Issue 19: why."""\n'
+        '    return _("See issue 38") + "issue 36"  # issue 35\n'
+        "X = 1\n"
+        '"""Attribute (issue 34, item 7)."""\n'
+        "# The issues of a preview, 12 of them: no tracker number.\n"
+    )
+    assert tracker_numbers(source) == [1, 4, 5, 7]

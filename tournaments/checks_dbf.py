@@ -1,4 +1,4 @@
-"""What the DBf upload's scoring read from the file or assumed (issue 34), as the preview's issues: each fact the
+"""What the DBf upload's scoring read from the file or assumed, as the preview's issues: each fact the
 points rest on, with its rule. Part of :data:`tournaments.checks.CATALOGUE` (the same shape: code → severity and
 message), kept here since that module reached the 500 lines the architecture test allows.
 

@@ -349,7 +349,7 @@ def fixed_b_text(fixed: dict) -> str:
 
 def strength_issues(facts: dict, rules) -> list[CheckIssue]:
     """Each S the upload awards by (the director's, or its list entry's per kind) against the bounds of the HBS
-    rule set valid on the event's date (H-4, issue 33): above ``strength_maximum`` it is refused
+    rule set valid on the event's date (H-4): above ``strength_maximum`` it is refused
     (``STRENGTH_TOO_HIGH``), outside ``strength_usual_low``–``strength_usual_high`` it is a warning to check
     (``STRENGTH_UNUSUAL``); each names S, the bound and the rule set."""
     pairs = facts.get("kinds") or ([(facts["category"], facts["strength"])] if facts.get("strength") else [])

@@ -1,9 +1,9 @@
-"""``{% load site_links %}``: the site's header links, each address worked out once per process (issue 16).
+"""``{% load site_links %}``: the site's header links, each address worked out once per process.
 
 The header of every page names eight to fifteen pages by their URL names and three static files. Django
 reverses a name (``{% url %}``) and looks a static file up in the manifest (``{% static %}``) on every
-rendering, about 50 µs each: half a millisecond of every page, for addresses that only a new release
-changes. :func:`page_url` keeps a name's address by the URLconf and script prefix it was reversed under,
+rendering: a dozen or more lookups on every page, for addresses that only a new release changes.
+:func:`page_url` keeps a name's address by the URLconf and script prefix it was reversed under,
 :func:`static_url` a file's by the static address and storage it was looked up in.
 """
 

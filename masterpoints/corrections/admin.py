@@ -43,8 +43,8 @@ class CorrectionRequestAdmin(DecidedByActionsAdmin):
 
     def get_list_display(self, request):
         """The decision column offers *Decide* only on the requests the user decides: the commission's of its
-        own federation (issue 19; the secretariat assigns and reads, never decides). It comes right after the
-        number, so that long player and tournament names never push it off a 1280 px screen (issue 38)."""
+        own federation (the secretariat assigns and reads, never decides). It comes right after the
+        number, so that long player and tournament names never push it off a 1280 px screen."""
         deciding = commission_federations(request.user)
 
         @admin.display(description=_("decision"))

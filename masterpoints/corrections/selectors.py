@@ -1,5 +1,5 @@
 """What the commission's decide page reads: the player's awards in the request's tournament, and a key of the
-ledger entries a grant would post (issue 19)."""
+ledger entries a grant would post."""
 
 from __future__ import annotations
 

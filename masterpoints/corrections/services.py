@@ -99,7 +99,7 @@ def is_commission(user, federation) -> bool:
 
 def commission_federations(user) -> frozenset[int] | None:
     """The ids of the federations whose correction requests ``user`` decides (``None``: every one, a
-    superuser): the page offers the decision to them only (issue 19)."""
+    superuser): the page offers the decision to them only."""
     if user.is_authenticated and user.is_superuser:
         return None
     return frozenset(federations_served(user, roles=(Officer.Role.COMMISSION,)).values_list("pk", flat=True))

@@ -110,7 +110,7 @@ class ForeignPointsAdmin(FederationScopedAdmin):
     search_fields = ["player__number", "player__last_name", "event"]
     date_hierarchy = "earned_on"
     list_select_related = ["player", "award"]
-    autocomplete_fields = ["player"]  # by number or name, never the database id (issue 19)
+    autocomplete_fields = ["player"]  # by number or name, never the database id
     actions = ["approve", "refuse"]
 
     def get_readonly_fields(self, request, obj=None):

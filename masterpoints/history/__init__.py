@@ -1,4 +1,4 @@
-"""History brought in from a federation's old system (issue 38, part 3): opening balances and titles as of a
+"""History brought in from a federation's old system: opening balances and titles as of a
 date, and historic awards (date, tournament, points, kind), into the ledger.
 
 - :mod:`.files`: the three CSV files → typed rows, every bad value named by file and line (pure).

@@ -1,4 +1,4 @@
-"""``history_import``: the history of a federation moving in, brought into the ledger (issue 38, part 3).
+"""``history_import``: the history of a federation moving in, brought into the ledger.
 
 Every amount is a new ledger row of ``source="opening"`` (``Award.Source.OPENING``): never an edit, never a
 result. The standings count such rows in the career's balances and titles, in a season of their own

@@ -1,1 +1,1 @@
-"""The admin's page of the office's job records, and the jobs it starts (issue 19)."""
+"""The admin's page of the office's job records, and the jobs it starts."""

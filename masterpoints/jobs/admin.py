@@ -1,4 +1,4 @@
-"""The job records in the admin (issue 19): read-only, scoped to the user's federations, newest first, with
+"""The job records in the admin: read-only, scoped to the user's federations, newest first, with
 their duration, progress and figures; and the two jobs the secretariat starts from here: "rebuild the
 standings" (``masterpoints.standings.admin``) and "send the title e-mails now" (a dry run first, then a
 confirmation that queues the run). Each view asks the secretariat of the federation chosen (or a
@@ -43,7 +43,7 @@ class TitleMailForm(forms.Form):
         return month_parse(self.cleaned_data["month"])
 
 
-#: What a job's figures count, in words (issue 38: not the stored keys), first by the job's kind where the same
+#: What a job's figures count, in words (not the stored keys), first by the job's kind where the same
 #: key counts different things (``sent``: club mails or players' statements). A key not named here is shown
 #: with its underscores as spaces (the register import's ``players_added``).
 FIGURE_LABELS = {

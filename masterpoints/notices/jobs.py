@@ -1,4 +1,4 @@
-"""The players' monthly statement as recorded jobs (issue 19): one job record per federation and run, with
+"""The players' monthly statement as recorded jobs: one job record per federation and run, with
 its progress (players done of players to mail) and its figures (statements sent, already sent, with nothing
 registered, without an address). Written between the players' own transactions, so a worker's progress
 shows at once and a failed run stays recorded."""

@@ -1,4 +1,4 @@
-"""A player's notice preference and the monthly statements sent (issue 18)."""
+"""A player's notice preference and the monthly statements sent."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from federation.models import Federation, Player
 
 
 class NoticePreference(models.Model):
-    """What a player with a login wants by e-mail; no row means nothing (opt-in, issue 18)."""
+    """What a player with a login wants by e-mail; no row means nothing (opt-in)."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="notice_preference")
     monthly_statement = models.BooleanField(

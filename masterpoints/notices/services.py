@@ -1,4 +1,4 @@
-"""The players' monthly statement (issue 18) and the notice preference.
+"""The players' monthly statement and the notice preference.
 
 A player with a login and an e-mail address who opted in gets, for each calendar month in which points were
 registered for them, one mail: the points registered that month (registered = the ledger row's

@@ -1,4 +1,4 @@
-"""The monthly statement as a Celery task (beat: the first days of each month, issue 18)."""
+"""The monthly statement as a Celery task (beat: the first days of each month)."""
 
 from __future__ import annotations
 
@@ -17,5 +17,5 @@ from masterpoints.notices.jobs import monthly_statement_jobs
 def monthly_statements() -> dict[str, dict[str, int]]:
     """The statements of the month just ended. Beat runs it on each of the month's first days: the first run
     writes them, the later ones write only what a killed or failed run left (each player's once). Each
-    federation's run is recorded as a job (issue 19)."""
+    federation's run is recorded as a job."""
     return monthly_statement_jobs()

@@ -1,5 +1,5 @@
 """My page (a player's login: their public page, their correction requests, their notices) and the one-click
-unsubscribe link of the monthly statement (issue 18, issue 19)."""
+unsubscribe link of the monthly statement."""
 
 from __future__ import annotations
 

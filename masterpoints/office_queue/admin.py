@@ -1,5 +1,5 @@
 """The office's queue in the admin: the players confirmed uploads left to the office, each resolved once by
-the secretariat of its federation (issue 19), through :mod:`masterpoints.office_queue.services`."""
+the secretariat of its federation, through :mod:`masterpoints.office_queue.services`."""
 
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ class OfficeCaseAdmin(DecidedByActionsAdmin):
 
 @admin.register(ProvisionalPlayer)
 class ProvisionalPlayerAdmin(DecidedByActionsAdmin):
-    """Players the register does not know yet, with the points held for them (issue 35): credited by
+    """Players the register does not know yet, with the points held for them (DBf appendix B, HBS rule 4): credited by
     themselves when a member with their number joins, or here, to an existing member (the office merging two
     records of one person). Never added, edited or deleted here."""
 

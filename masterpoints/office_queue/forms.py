@@ -1,4 +1,4 @@
-"""The secretariat's form resolving one player an upload left to the office (issue 19, D-Q48)."""
+"""The secretariat's form resolving one player an upload left to the office (D-Q48)."""
 
 from __future__ import annotations
 

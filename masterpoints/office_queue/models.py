@@ -1,4 +1,4 @@
-"""The players an upload left to the office, one case each, until the secretariat resolves them (issue 19)."""
+"""The players an upload left to the office, one case each, until the secretariat resolves them."""
 
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ class OfficeCase(models.Model):
     )
     resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    #: Whose points these are while the register does not know them (issue 35).
+    #: Whose points these are while the register does not know them.
     provisional = models.ForeignKey(
         ProvisionalPlayer,
         on_delete=models.PROTECT,

@@ -1,4 +1,4 @@
-"""The office's queue of players an upload left to it (issue 19): opened by the upload's confirm, resolved by
+"""The office's queue of players an upload left to it: opened by the upload's confirm, resolved by
 the secretariat of the tournament's federation, once each.
 
 D-Q48: resolving a case to a member posts the awards the engine computed for the player when the upload was
@@ -6,7 +6,7 @@ confirmed, as result awards of the tournament (so a later re-upload reverses the
 row's reason cites the upload. A guest receives nothing. A new member is added through the register
 (``office.register.services.register_player_add``), never by the upload.
 
-Issue 35: every case belongs to a :class:`~masterpoints.models.ProvisionalPlayer`, the person the files name
+Every case belongs to a :class:`~masterpoints.models.ProvisionalPlayer`, the person the files name
 (by their number, else their folded name in the club), whose points are held. When a member with that number
 joins the register, :func:`provisional_players_join` (beat, every minute) credits every held case to them
 (DBf appendix B: "medregnes … automatisk"); the office merges a provisional player into an existing member
@@ -188,7 +188,7 @@ def _settle(actor, case: OfficeCase, player: Player | None) -> list[Award]:
 
 @transaction.atomic
 def provisional_credit(*, actor, provisional: ProvisionalPlayer, player: Player, joined: bool = False) -> list[Award]:
-    """Credit every held case of ``provisional`` to the member ``player`` (issue 35): the office merging two
+    """Credit every held case of ``provisional`` to the member ``player``: the office merging two
     records of one person, or (``joined``, ``actor=None``: the schedule) the member with the files' number
     who joined the register. Cases of tournaments replaced since are left to their re-upload. Refused when
     ``actor`` is not the federation's secretariat, when it was credited already, or as a case would be

@@ -17,5 +17,5 @@ from masterpoints.office_queue.services import provisional_players_join
 )
 def provisional_players_join_task() -> int:
     """Beat, every minute: a member who joined the register is credited the points held for their number
-    within a minute (issue 35; DBf appendix B)."""
+    within a minute (DBf appendix B)."""
     return provisional_players_join()

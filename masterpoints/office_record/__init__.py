@@ -1,4 +1,4 @@
-"""A player's record for the office (issue 38, part 1): balances, title or category and what the next needs, the
+"""A player's record for the office: balances, title or category and what the next needs, the
 ledger by season and kind, held provisional points, corrections and a correction started for the player; and the
 withdrawal of a confirmed tournament (its awards reversed in the ledger, append-only, audited).
 

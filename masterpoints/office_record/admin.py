@@ -1,4 +1,4 @@
-"""The office's record of a player and the withdrawal of a tournament, as pages of the admin (issue 38, part 1).
+"""The office's record of a player and the withdrawal of a tournament, as pages of the admin.
 
 Mixed into the standings' admin (``masterpoints.standings.admin.StandingAdmin``), so the pages live at
 ``admin/masterpoints/standing/player/<id>/`` and ``…/tournament/<id>/withdraw/`` behind the admin's login;

@@ -1,4 +1,4 @@
-"""Forms of the office's record of a player (issue 38, part 1)."""
+"""Forms of the office's record of a player."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A tournament withdrawn by the secretariat (issue 38, part 1)."""
+"""A tournament withdrawn by the secretariat."""
 
 from __future__ import annotations
 

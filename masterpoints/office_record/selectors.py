@@ -1,4 +1,4 @@
-"""What the office's record of a player reads (issue 38, part 1): one query per part of the page."""
+"""What the office's record of a player reads: one query per part of the page."""
 
 from __future__ import annotations
 

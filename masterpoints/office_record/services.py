@@ -1,4 +1,4 @@
-"""The office's one write of the player's record pages: withdrawing a confirmed tournament (issue 38, part 1)."""
+"""The office's one write of the player's record pages: withdrawing a confirmed tournament."""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ def calculator(request):
 
 def _next_rows(following: dict | None) -> list[tuple[str, str, str]]:
     """``(amount, kind, title)`` per kind that alone reaches a higher title: the title is the one the amount
-    reaches, which may be above the next title named (Klubmester ★★ is reached by BP alone; issue 38)."""
+    reaches, which may be above the next title named (Klubmester ★★ is reached by BP alone, D-Q11)."""
     if not following:
         return []
     reaches = following.get("reaches") or {}

@@ -34,7 +34,7 @@ class Chart:
     svg: SafeString
     lines: tuple[tuple[str, str], ...]  # (kind, final amount) for the legend and for screen readers
     #: (number, title, day as the reader writes it): the marks of the chart, numbered on it and listed under it,
-    #: so a phone (no hover) reads them too (issue 38).
+    #: so a phone (no hover) reads them too.
     marks: tuple[tuple[int, str, str], ...] = ()
 
 
@@ -62,7 +62,7 @@ def points_chart(
         return None
     lines = _lines(scheme)
     # The axis spans the awards and the days titles were reached: a title registered after the last award's
-    # date (§ 404A "efter registrering", D-Q21) is marked on its own day, not left out (issue 38).
+    # date (§ 404A "efter registrering", D-Q21) is marked on its own day, not left out.
     days = [series[0][0], series[-1][0], *(day for day, _label in marks)]
     first = min(days)
     last = max(max(days), first + datetime.timedelta(days=1))

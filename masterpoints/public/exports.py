@@ -1,4 +1,4 @@
-"""The rankings' downloads: the list as filtered and sorted on the page, every row of it (issue 36).
+"""The rankings' downloads: the list as filtered and sorted on the page, every row of it.
 
 The CSV streams the whole list with flat memory: the rows are read a chunk at a time
 (``QuerySet.iterator``; on PostgreSQL a server-side cursor) as plain column values, never as table rows

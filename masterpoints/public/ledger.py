@@ -1,12 +1,11 @@
 """A player's ledger as their page and the API read it: every award newest first, a page at a time, as plain
 values, and the day-by-day sums behind the chart of points over time.
 
-The page shows 25 awards of a ledger of any length. Read as model instances (the award, its tournament, its
-explanation and scale: four objects a row), they cost 4.4 ms of CPU a page; read as values of the columns
-the page shows, 1.1 ms (issue 16, 100,000 players and 5,000,000 awards). The rows are
-:class:`LedgerRow`, with the names of :class:`~masterpoints.models.Award`'s fields and properties that the
-pages and :func:`~masterpoints.award_text.award_block` read, so one row reads the same as the award it was
-read from.
+The page shows 25 awards of a ledger of any length, read as values of the columns the page shows: as model
+instances (the award, its tournament, its explanation and scale: four objects a row), building the objects would
+take most of the page's CPU time. The rows are :class:`LedgerRow`, with the names of
+:class:`~masterpoints.models.Award`'s fields and properties that the pages and
+:func:`~masterpoints.award_text.award_block` read, so one row reads the same as the award it was read from.
 """
 
 from __future__ import annotations

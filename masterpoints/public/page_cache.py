@@ -1,4 +1,4 @@
-"""Whole public pages for anonymous readers, kept as response bytes (issue 16).
+"""Whole public pages for anonymous readers, kept as response bytes.
 
 The rankings and a player's page are what tens of thousands of players open, almost all without logging in,
 and they change only when the federation's standings do. For an anonymous ``GET`` (no session and no

@@ -316,7 +316,7 @@ def player_ranks(player: Player, standing: Standing | None, club: Club | HomeClu
 
 
 def player_seasons(player: Player) -> list[SeasonStanding]:
-    """The player's season rows, the newest first; not season 0, the history brought in (issue 38)."""
+    """The player's season rows, the newest first; not season 0, the history brought in."""
     return list(SeasonStanding.objects.filter(player=player, season__gt=0).order_by("-season"))
 
 

@@ -95,7 +95,7 @@ class StandingTable(BoundedPages, tables.Table):
         empty_text = _("No player matches these filters.")
 
     #: A points column's header ranks the list by that kind (``?kind=``, places counted again), the one
-    #: mechanism for order and rank (issue 38); a club's page has no such choice.
+    #: mechanism for order and rank; a club's page has no such choice.
     ranks_by_header = True
 
     def __init__(self, data, *, federation, see_hidden: bool = False, kind: str | None = None, **kwargs):
@@ -129,7 +129,7 @@ class StandingTable(BoundedPages, tables.Table):
 
     @property
     def caption(self) -> str:
-        """What ranks the list, and the order it is listed in where a header sorted it otherwise (issue 38)."""
+        """What ranks the list, and the order it is listed in where a header sorted it otherwise."""
         if not self.ranks_by_header:
             return ""
         ranking = next((k for k in self.kind_columns.values() if k.value == self.kind), None)

@@ -133,11 +133,11 @@ class RankingListView(SingleTableMixin, FilterView):
 
     def _kept_count(self) -> int | None:
         """The number of rows a filter the rank index cannot answer selects (a season, a rung, another kind):
-        counting a season's 60,000 rows cost 12–60 ms of the database for every page of that list, and it
-        depends on nothing the page, the order or the language change. Kept in the cache under the standings
-        version, the day (the official list follows dues paid), who may find hidden names and the filter's
-        cleaned values, for as long as the rankings' table; ``None`` (counted by the paginator) for an
-        export, a filter that is not valid or a version not read."""
+        counting them reads a season's whole list for every page of that list, and the number depends on
+        nothing the page, the order or the language change. Kept in the cache under the standings version,
+        the day (the official list follows dues paid), who may find hidden names and the filter's cleaned
+        values, for as long as the rankings' table; ``None`` (counted by the paginator) for an export, a
+        filter that is not valid or a version not read."""
         form = self.filterset.form
         if self.standings_version is None or self.request.GET.get("export") or not form.is_valid():
             return None
@@ -358,7 +358,7 @@ def player_page(request, code: str, number: str):
 
 
 def _own_notices(request, player: Player) -> dict:
-    """Issue 18: the player chooses the monthly statement on their own page too, with My page's form (posted
+    """The player chooses the monthly statement on their own page too, with My page's form (posted
     to ``notices:preference``). Only for the player's own login; the page is rendered per request (never
     cached), so no other reader's page carries it."""
     return {
@@ -409,7 +409,7 @@ def tournament_page(request, pk: int):
                     award.is_reversed = award.pk in reversed_ids
     context = {
         "tournament": tournament,
-        "withdrawal": withdrawal_of(tournament),  # issue 38: withdrawn by the secretariat, and why
+        "withdrawal": withdrawal_of(tournament),  # withdrawn by the secretariat, and why
         "corrections": tournament_corrections(tournament),  # and the corrections granted about it
     }
     return render(request, "masterpoints/tournament_detail.html", context)

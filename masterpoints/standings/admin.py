@@ -46,7 +46,7 @@ class StandingAdmin(PlayerRecordMixin, ReadOnlyAdmin):
     def rebuild_view(self, request):
         """Record a rebuild job of the federation posted (``federation``; without it, of every federation
         the user is secretariat of) and queue it after this request; the office goes on working and the
-        job's page shows how it goes (issue 19). A federation whose rebuild runs already is refused, naming
+        job's page shows how it goes. A federation whose rebuild runs already is refused, naming
         that job."""
         served = secretariat_federations(request.user)
         if not request.user.has_perm("masterpoints.change_standing") or not served.exists():

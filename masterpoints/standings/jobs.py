@@ -1,9 +1,9 @@
-"""The standings rebuild as a recorded job (issue 19): who started it, when it finished, how long it took and
+"""The standings rebuild as a recorded job: who started it, when it finished, how long it took and
 what it changed: players whose standing changed, standings written, titles and categories newly registered.
 
 The admin's button (:func:`standings_rebuild_request`) records the job and queues its task in one
 transaction; the task (:func:`standings_rebuild_job`) records the stage, runs the rebuild (which commits in
-batches under the players' row locks, never holding a whole federation: issue 36) and records the figures
+batches under the players' row locks, never holding a whole federation) and records the figures
 after it (:mod:`federation.jobs`)."""
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ class Standing(BalanceColumns):
             models.Index(fields=["federation", "-red"], name="standing_fed_red"),
             models.Index(fields=["federation", "-master"], name="standing_fed_master"),
             # A filter that joins another table (a region's home members, a name) reads the federation's
-            # players from the index alone, not from the table (issue 16).
+            # players from the index alone, not from the table.
             models.Index(fields=["federation", "player"], name="standing_fed_player"),
         ]
 
@@ -280,7 +280,7 @@ class StandingsVersion(models.Model):
 
 
 class StandingsProof(models.Model):
-    """What the last full rebuild proved right (issue 16, :mod:`masterpoints.standings.proof`): for one
+    """What the last full rebuild proved right (:mod:`masterpoints.standings.proof`): for one
     scope of a federation (a season's rows, the standings, the ranking list), a fingerprint of what the rows
     are derived from and one of the rows as stored, after the rebuild had made them right. While both are
     unchanged, the rows are still right and the next rebuild need not regroup the ledger for them."""

@@ -1,5 +1,5 @@
 """Fingerprints that let the nightly rebuild prove stored standings right without regrouping the ledger
-(issue 16; PostgreSQL, :mod:`masterpoints.standings.rebuild`).
+(PostgreSQL, :mod:`masterpoints.standings.rebuild`).
 
 The rebuild compares everything it derives with what is stored and writes only the differences. Once it
 has done so for a season, the season's rows are right, and they stay right as long as neither the ledger
@@ -108,7 +108,7 @@ def ledger_seasons(federation: Federation) -> dict[int, str]:
     info = scheme_of(federation)
     sums: dict[int, list[int]] = {}
     for day, opening, weights, units, *values in rows:
-        # The history brought in is season 0 whatever its date (``standings.sums.OPENING_SEASON``, issue 38).
+        # The history brought in is season 0 whatever its date (``standings.sums.OPENING_SEASON``).
         total = sums.setdefault(0 if opening else info.season_of(day), [0] * (len(values) + 3))
         number = (day - _EPOCH).days
         total[0] += number * int(weights)

@@ -1,4 +1,4 @@
-"""Per-player row locks of the standings (issue 36): updates of one federation wait for each other only where
+"""Per-player row locks of the standings: updates of one federation wait for each other only where
 they recompute the same player, and for the nightly rebuild only while one of its batches holds that player.
 
 - A player's :class:`~masterpoints.models.Standing` row is the lock of every row derived for that player (its

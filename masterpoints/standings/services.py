@@ -14,7 +14,7 @@ also move with the calendar: :func:`standings_ranking_roll` recomputes the rows 
 The sums and titles themselves are computed in :mod:`masterpoints.standings.sums`, the ladder in force on a
 date in :mod:`masterpoints.standings.ladders`.
 
-No standings write locks the federation (issue 36; :mod:`masterpoints.standings.rowlocks`). An update locks
+No standings write locks the federation (:mod:`masterpoints.standings.rowlocks`). An update locks
 the standing rows of the players it recomputes, in player-id order (a player with no row yet gets one under
 the primary key, so two updates cannot both insert it), reads their ledger after taking the locks and so
 sees every award committed before, replaces their derived rows and raises the federation's standings version

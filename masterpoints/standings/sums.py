@@ -57,7 +57,7 @@ def _season_expression(info: SchemeInfo, first: datetime.date | None = None, las
     return Case(*chain, default=exact, output_field=IntegerField())
 
 
-#: The season row of the history brought in (``Award.Source.OPENING``, issue 38 part 3): opening balances and
+#: The season row of the history brought in (``Award.Source.OPENING``): opening balances and
 #: historic awards count in the career's balances and titles but were never points won in a season.
 OPENING_SEASON = 0
 

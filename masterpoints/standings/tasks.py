@@ -45,7 +45,7 @@ def standings_update_players(federation_id: int, player_ids: list[int]) -> int:
 @shared_task(name="masterpoints.standings.tasks.standings_rebuild_all", **_RETRY)
 def standings_rebuild_all(federation_id: int | None = None, job_id: int | None = None) -> dict[str, dict]:
     """Nightly, and on demand from the admin: every standing rebuilt from the ledger, each federation's
-    recorded as a job (issue 19). ``job_id``: the job the admin recorded when it queued this (its
+    recorded as a job. ``job_id``: the job the admin recorded when it queued this (its
     federation's); without it, a job is recorded here for each federation (``federation_id``: only that
     one), and a federation whose rebuild is already running is left to it.
 

@@ -34,7 +34,7 @@ class NextStep:
     every_kind_needed: bool = False
     cheapest: str = ""
     #: Per kind, the title its missing amount reaches where that is higher than ``title`` (DBf: Klubmester ★★
-    #: is reached by BP alone, and 417 BP may reach Distriktsmester before 1,447 BP reach it; issue 38).
+    #: is reached by BP alone, and 417 BP may reach Distriktsmester before 1,447 BP reach it).
     reaches: dict[str, str] = field(default_factory=dict)
 
     @property

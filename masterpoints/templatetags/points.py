@@ -70,7 +70,7 @@ def why(explanation, kind_or_scheme: str):
 @register.simple_tag
 def explain(award_or_explanation, kind: str = "", amount=None):
     """``{% explain award %}`` for a ledger row, ``{% explain explanation kind amount %}`` for an award not
-    posted yet (the preview) or a calculator's scale (no amount): the same sentences on every page (issue 18)."""
+    posted yet (the preview) or a calculator's scale (no amount): the same sentences on every page."""
     if kind:
         return explanation_block(award_or_explanation, kind, amount)
     return award_block(award_or_explanation)

@@ -1,5 +1,5 @@
 """``{% award_line award %}``: an award on the tournament's page, said of the player whose line it is, not to the
-reader (issue 38, part 1: the page addressed every reader as "You finished…"). The group's scale is shown once
+reader (never "You finished…", which would address every reader). The group's scale is shown once
 above its table; each line names the amount and its part, with the variables behind "details"."""
 
 from __future__ import annotations

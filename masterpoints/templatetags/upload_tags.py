@@ -1,5 +1,5 @@
-"""``{% load upload_tags %}``, then ``{% if user|may_upload %}``: whether the header offers "Upload results"
-(issue 19): club directors, region officers and the secretariat upload (``uploads.views.upload``)."""
+"""``{% load upload_tags %}``, then ``{% if user|may_upload %}``: whether the header offers "Upload results":
+club directors, region officers and the secretariat upload (``uploads.views.upload``)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ SANCTION_ROLES = (Officer.Role.CLUB_DIRECTOR, Officer.Role.REGION_OFFICER, Offic
 
 @register.simple_tag
 def nav_for(user) -> dict[str, bool]:
-    """What the header offers ``user`` (issue 38: show what a user can use): ``office`` for an officer (a
+    """What the header offers ``user`` (only what that user can use): ``office`` for an officer (a
     player without an office has none), ``sanctions`` for the directors, region officers and secretariat of
     a federation whose rule book has sanctions (DBf § 403), ``cups`` unless every federation the user belongs
     to (offices, player) is one without cup series (DBf § 451C; anonymous readers see it)."""
@@ -49,6 +49,6 @@ def nav_for(user) -> dict[str, bool]:
 @register.filter
 def group_label(group: str) -> str:
     """A group as the office reads it: empty where the file named none (``-/-/-`` is section, direction and
-    row all unnamed; issue 38)."""
+    row all unnamed)."""
     text = (group or "").strip()
     return "" if not text.strip("-/ ") else text

@@ -1,10 +1,9 @@
-"""The title e-mails as a recorded job (issue 19): the admin's "send the title e-mails now" (a dry run first,
+"""The title e-mails as a recorded job: the admin's "send the title e-mails now" (a dry run first,
 then a confirmation that queues the run) and the monthly schedule each record one job per federation, with
 its progress (clubs done of clubs to mail) and its figures, counted as they become known: clubs whose mail
 was queued, already queued, already sent, busy, with nothing new, or failed (no address), then, as the
 outbox's drain sends them, mails sent (leaving ``queued``) or failed after their last attempt, and the
-achievements announced (§ 451B). The job itself sends nothing and never waits for the mail server
-(issue 33)."""
+achievements announced (§ 451B). The job itself sends nothing and never waits for the mail server."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ Exactly once. Every achievement is announced in one sent mail, even when a run i
 2. Inside that one transaction the club's unannounced achievements are locked, the mail is rendered and
    written to the outbox (:func:`federation.outbox.enqueue_mail`), and the mailing records what it
    announces (``pending``, with its ``achievement_ids``: queued). Then it commits. No mail is sent inside
-   the run, so an SMTP outage costs the run nothing (issue 33: it spent 35 s a club in retries).
+   the run, so an SMTP outage costs the run nothing (retries inside it would hold it up at every club).
 3. The outbox's drain sends it after commit and retries a failure with back-off (a minute, doubled up to an
    hour, for about three days). After each attempt it tells :func:`title_mail_settled`, in the transaction
    that records the attempt: once sent, the achievements are marked announced and the mailing sent (audited);
@@ -113,7 +113,7 @@ class CloseMember:
     player: object
     title: str
     next_title: str
-    #: ``(kind, amount, reaches)``: ``reaches`` names a higher title the amount reaches first (issue 38).
+    #: ``(kind, amount, reaches)``: ``reaches`` names a higher title the amount reaches first.
     missing: list[tuple[str, str, str]]
 
 

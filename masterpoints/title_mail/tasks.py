@@ -21,7 +21,7 @@ _RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retr
 @shared_task(name="masterpoints.title_mail.tasks.title_mail_monthly", **_RETRY)
 def title_mail_monthly() -> dict[str, dict[str, int]]:
     """On the 1st of each month September–April (§ 451B): every club's title e-mail of this month, recorded
-    as one job per federation (issue 19).
+    as one job per federation.
 
     Writes each club's mail to the outbox, which sends it and retries a failure with back-off; safe to run
     twice (a club whose mail is queued or sent is skipped, nothing is queued twice). A club that cannot be

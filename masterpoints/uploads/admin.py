@@ -1,4 +1,4 @@
-"""The club ids results files name for a club (issue 19, D-Q40) in the admin: the secretariat lists the ids
+"""The club ids results files name for a club (D-Q40) in the admin: the secretariat lists the ids
 recorded in its federation and removes a wrong one; nobody adds one here (a club's director or the
 secretariat records it from an upload, :func:`masterpoints.uploads.aliases.club_alias_record`) and nobody
 edits an id in place (a wrong id is removed, and the right one recorded from the next upload). A removal

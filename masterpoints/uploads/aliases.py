@@ -1,4 +1,4 @@
-"""The club ids results files name for a club (issue 19, D-Q40): "this file is ours".
+"""The club ids results files name for a club (D-Q40): "this file is ours".
 
 When a file names another club than the one it is uploaded for (``CLUB_MISMATCH``), the club's director, or
 the secretariat, may record the file's club id as the club's own (:class:`~.models.ClubAlias`); later uploads

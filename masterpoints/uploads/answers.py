@@ -1,4 +1,4 @@
-"""The office's answer reaching an upload that waits for it (issue 38): a preview refused with RULESET_MISSING
+"""The office's answer reaching an upload that waits for it: a preview refused with RULESET_MISSING
 (no rule set of the federation valid on the event's date) waits for the secretariat to add one. Once a rule set
 is valid on that date, the preview is built again and the director who uploaded is told once by e-mail, so the
 upload is not a dead end and nobody has to remember to look again."""

@@ -5,7 +5,7 @@ Two kinds of limit:
 
 - the size of one event: more entries than :data:`MAX_ENTRIES_PER_EVENT`, or an entry with more players than
   :data:`MAX_PLAYERS_PER_ENTRY`;
-- the columns a confirm writes the file's values to (issue 33, item 7): an entry number longer than
+- the columns a confirm writes the file's values to: an entry number longer than
   ``Entry.number`` keeps, a percentage of 10,000 or more, a score of 100,000,000 or more, a place or a player's
   boards beyond a whole-number column. Each is read from the model field itself (``max_length``,
   ``max_digits``/``decimal_places``, the integer column's range), so the preview refuses exactly what the

@@ -1,4 +1,4 @@
-"""The filters of "My uploads" (issue 19): the club (one the user may act for) and the state."""
+"""The filters of "My uploads": the club (one the user may act for) and the state."""
 
 from __future__ import annotations
 

@@ -195,8 +195,8 @@ def event_key(upload: ResultUpload, event: ParsedEvent | None) -> str:
     """The re-upload key (formats.md § 1.3): organiser, date and the file's event id or description.
 
     A key longer than its column keeps its start and ends in the SHA-256 of the whole key, so two events whose
-    keys differ only past the column's length never supersede each other (issue 33: the key was cut at 300
-    characters); a key that fits is the key itself, as before."""
+    keys differ only past the column's length never supersede each other (as they did when a key was cut
+    at 300 characters); a key that fits is the key itself, as before."""
     if event is None:
         return ""
     full = _full_key(upload, event)
@@ -208,8 +208,8 @@ def event_key(upload: ResultUpload, event: ParsedEvent | None) -> str:
 
 def event_keys(upload: ResultUpload, event: ParsedEvent | None) -> list[str]:
     """The keys the current version of the event may carry: :func:`event_key`, and for a key longer than its
-    column the first 300 characters a version confirmed before issue 33 was stored under, so a re-upload of
-    such a version still supersedes it (and stores the new key)."""
+    column the first 300 characters a version confirmed before long keys ended in their hash was stored
+    under, so a re-upload of such a version still supersedes it (and stores the new key)."""
     key = event_key(upload, event)
     if _DIGEST not in key:
         return [key]

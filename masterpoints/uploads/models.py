@@ -51,7 +51,7 @@ class ClubAlias(models.Model):
     """A club id that results files name for a club other than its number on the register, recorded by the
     club's director (or the secretariat) from an upload's ``CLUB_MISMATCH``: later uploads of that club with
     that id are the club's own (notice ``CLUB_ALIAS``). One club per id and federation, by constraint, so two
-    clubs cannot claim the same id (issue 19, D-Q40)."""
+    clubs cannot claim the same id (D-Q40)."""
 
     federation = models.ForeignKey(
         Federation, on_delete=models.CASCADE, related_name="club_aliases", verbose_name=_("federation")

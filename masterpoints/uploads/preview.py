@@ -44,8 +44,8 @@ def build_preview(
 
     ``data`` replaces the stored file for an upload not saved yet (``import_results --dry-run``). ``suggest``:
     the members each player to resolve may be (:func:`masterpoints.uploads.names.attach_suggestions`), which
-    only the director's preview shows; the confirm, which checks and writes, leaves them out (about 11 ms
-    a player: the confirm of a file naming 20 players otherwise spent two thirds of its time on them).
+    only the director's preview shows; the confirm, which checks and writes, leaves them out (a search of the
+    register per player: for a file naming many players, most of the confirm's time).
     """
     if data is None:
         with upload.file.open("rb") as handle:
@@ -375,7 +375,7 @@ def _compute(preview: Preview) -> None:
 
 
 def _ruleset_missing(preview: Preview) -> CheckIssue:
-    """RULESET_MISSING naming the rule sets on record with their dates (issue 19), so the director knows
+    """RULESET_MISSING naming the rule sets on record with their dates, so the director knows
     what to ask the secretariat for."""
     found = rule_sets_on_record(preview.upload.federation)
     listed = tuple(Days(valid_from, name=name) for name, valid_from in found) or "–"

@@ -1,4 +1,4 @@
-"""The preview's questions to the director (issue 34 items 6, 7; :mod:`masterpoints.uploads.questions`): whom
+"""The preview's questions to the director (:mod:`masterpoints.uploads.questions`): whom
 each substitute replaced (§ 405B7b) and which board count sets the quota (§ 405B6c, § 405B7c, D-Q63). A wrong
 answer shows the preview again with the form's error; a right one is stored and the preview is built with it."""
 

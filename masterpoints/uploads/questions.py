@@ -1,6 +1,6 @@
-"""What the DBf preview asks the director where the file cannot say (issue 34): whom each substitute of a pair
-or individual replaced (§ 405B7b, items 6) and which of the file's two board counts sets the quota (§ 405B6c,
-§ 405B7c, D-Q63, item 7). The forms offer only what the stored summary asked (the entry's own seated players,
+"""What the DBf preview asks the director where the file cannot say: whom each substitute of a pair
+or individual replaced (§ 405B7b, D-Q62) and which of the file's two board counts sets the quota (§ 405B6c,
+§ 405B7c, D-Q63). The forms offer only what the stored summary asked (the entry's own seated players,
 or none; the two counts of the file), the services check the answer against the preview as it is now and store
 it as a fact of the upload (``facts["substitutes"]``, ``facts["quota_count"]``): the fingerprint sees it, the
 preview is built again with it, and the confirm, which builds the preview from the same facts, pays exactly

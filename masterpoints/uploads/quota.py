@@ -1,4 +1,4 @@
-"""The upload quota per organiser (issue 33, item 10: twelve files of 4.9 MB in two seconds were all stored).
+"""The upload quota per organiser: without it, any burst of large files would be stored in full.
 
 Every upload is stored byte for byte before anything reads it (design.md § Invariants), so the bytes one
 organiser (a club, a district or circle, the federation) may store are bounded per hour, on the upload page and

@@ -72,7 +72,7 @@ def results_upload_accept_suggestions(*, actor, upload: ResultUpload) -> int:
 def results_upload_remaining_held(*, actor, upload: ResultUpload) -> int:
     """Record every player still without a member (unknown or missing number, a chosen number not on the
     register) as held for the office: at the confirm each becomes a provisional player whose points are kept
-    until they join or the office merges them (issue 35; DBf appendix B, HBS rule 4), never thrown away as a
+    until they join or the office merges them (DBf appendix B, HBS rule 4), never thrown away as a
     guest's. Players whose name only differs from their number's member keep the member. Returns how many
     were recorded."""
     upload = _locked(actor, upload)

@@ -235,7 +235,7 @@ def quota_boards(preview: Preview) -> tuple[int, list]:
     states (a PBN's NrBoards, the declared boards), not the boards its travellers hold: a movement with a
     sit-out or a relay puts more boards in play than any pair plays (27 travellers, 24 boards a pair). The
     director's figure on the form wins; else the count the director chose on the preview (declared or counted,
-    ``facts["quota_count"]``, issue 34 item 7); else the declared boards; else the travellers' count. When the
+    ``facts["quota_count"]``, D-Q63); else the declared boards; else the travellers' count. When the
     file's two counts differ, the preview says which set the quota and asks (QUOTA_BOARDS: the reading's choice,
     QUOTA_BOARDS_CHOSEN: the director's)."""
     facts, event = preview.upload.facts, preview.event

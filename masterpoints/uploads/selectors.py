@@ -77,7 +77,7 @@ def upload_playing_times(upload) -> list[PlayingTime]:
 
 
 def uploads_list(*, user, club: Club | None = None):
-    """The uploads of "My uploads" (issue 19): those ``user`` uploaded, or with ``club`` every upload of that
+    """The uploads of "My uploads": those ``user`` uploaded, or with ``club`` every upload of that
     club (the caller checks the user may act for it), newest first, each with its ``state``: awaiting
     confirmation, confirmed, superseded (confirmed, then replaced by a re-upload) or discarded.
 

@@ -468,7 +468,7 @@ def results_upload_confirm(
         # A constraint of one current version per event or per sanction, where no lock serialised the confirms.
         raise _create_refusal(preview) from None
     _post_awards(actor, tournament, preview)
-    left = office_cases_open(tournament=tournament, lines=preview.player_lines)  # issue 19: the office's queue
+    left = office_cases_open(tournament=tournament, lines=preview.player_lines)  # the office's queue
     remembered = _remember_resolutions(actor, upload, preview)
     upload.status = ResultUpload.Status.CONFIRMED
     upload.confirmed_at = timezone.now()

@@ -1,5 +1,5 @@
-"""Who replaced whom in a DBf pairs or individual event (§ 405B7b, D-Q62; issue 34, item 6), and which of the
-file's two board counts set the quota (§ 405B6c, § 405B7c, D-Q63; issue 34, item 7): the scoring's side of the
+"""Who replaced whom in a DBf pairs or individual event (§ 405B7b, D-Q62), and which of the
+file's two board counts set the quota (§ 405B6c, § 405B7c, D-Q63): the scoring's side of the
 director's answers on the preview (``facts["substitutes"]``, ``facts["quota_count"]``), and the questions the
 summary stores for the page to ask (:func:`questions`, :func:`quota_question`).
 

@@ -8,8 +8,8 @@ summary is built again only when the fingerprint changes or it is older than :da
 inside its own transaction, so what is written is exactly what was checked; and the confirm form carries the
 :func:`payable_digest` of the summary the director saw (the units each member would be paid and the issues
 found), so a confirm whose recomputed preview differs from it is refused naming the players whose points
-changed (``POINTS_CHANGED``), and the stored summary is built again (issue 35: the fingerprint cannot see a
-rule set, a sanction or a member's status changed meanwhile; the page showed 16 BP where 8 were written).
+changed (``POINTS_CHANGED``), and the stored summary is built again (the fingerprint cannot see a rule
+set, a sanction or a member's status changed meanwhile, so the page could show other points than are written).
 
 The summary is plain JSON: each issue's message in every language of the site (its parameters may be
 lazy, translated words), places as text, amounts as the engine writes them (``30.7``), each explanation
@@ -61,14 +61,14 @@ def fingerprint(upload: ResultUpload, *, today: datetime.date) -> str:
     read cheaply of the register: the federation's players (count and newest) and its newest tournament
     (a version confirmed meanwhile is superseded by this one, ``SUPERSEDES``) and the club's remembered
     resolutions (``RESOLUTION_REMEMBERED``) and club ids (``CLUB_ALIAS``), and the federation's rule sets
-    (``RULESET_MISSING`` answered, issue 38)."""
+    (``RULESET_MISSING`` answered)."""
     players = Player.objects.filter(federation_id=upload.federation_id).aggregate(n=Count("pk"), last=Max("pk"))
     tournaments = Tournament.objects.filter(federation_id=upload.federation_id).aggregate(last=Max("pk"))
     remembered = RememberedResolution.objects.filter(club_id=upload.club_id or 0).aggregate(
         n=Count("pk"), last=Max("updated_at")
     )
     aliases = ClubAlias.objects.filter(club_id=upload.club_id or 0).aggregate(n=Count("pk"), last=Max("pk"))
-    # A rule set added or changed answers RULESET_MISSING (issue 38): the next visit computes again.
+    # A rule set added or changed answers RULESET_MISSING: the next visit computes again.
     rule_sets = list(
         RuleSet.objects.filter(federation_id=upload.federation_id)
         .order_by("pk")
@@ -246,7 +246,7 @@ def summarise(preview: Preview) -> dict[str, Any]:
         ],
         "previous": preview.previous.pk if preview.previous is not None else None,
         "sanction": _sanction(preview),
-        # What the preview asks the director (issue 34 items 6, 7): substitutes, the count setting the quota.
+        # What the preview asks the director (D-Q62, D-Q63): substitutes, the count setting the quota.
         "substitutes": substitutes.questions(preview),
         "quota": substitutes.quota_question(preview),
     }

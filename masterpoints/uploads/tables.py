@@ -1,4 +1,4 @@
-"""The table of "My uploads" and of a club's uploads (issue 19)."""
+"""The table of "My uploads" and of a club's uploads."""
 
 from __future__ import annotations
 

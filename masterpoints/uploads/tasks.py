@@ -17,5 +17,5 @@ from masterpoints.uploads.answers import results_uploads_ruleset_answered
 )
 def uploads_ruleset_answered_task() -> int:
     """Beat, every minute: the secretariat's answer to RULESET_MISSING (a rule set added) reaches the waiting
-    upload and its director within a minute (issue 38)."""
+    upload and its director within a minute."""
     return len(results_uploads_ruleset_answered())

@@ -69,7 +69,7 @@ PAGE_PARAMETERS = ("page", "players")
 
 
 class ResultUploadListView(LoginRequiredMixin, SingleTableMixin, FilterView):
-    """ "My uploads" (issue 19): the user's own uploads, or with ``?club=`` every upload of a club they may act
+    """ "My uploads": the user's own uploads, or with ``?club=`` every upload of a club they may act
     for (a director their own clubs, the secretariat its federation's); another club's list is refused (403)."""
 
     table_class = ResultUploadTable
@@ -237,15 +237,15 @@ def _preview_context(request, upload: ResultUpload) -> dict:
         "encoding_form": EncodingForm(initial={"encoding": upload.facts.get("encoding", "")}),
         **_playing_time_context(upload, stored),
         **_issue_actions(request, upload, stored),
-        **question_forms(upload, stored),  # whom a substitute replaced, the count setting the quota (issue 34)
+        **question_forms(upload, stored),  # whom a substitute replaced, the count setting the quota (D-Q62, D-Q63)
         "confirm_form": ConfirmForm(),
     }
 
 
 def _issue_actions(request, upload: ResultUpload, stored: dict) -> dict:
-    """What the preview offers beside its issues (issue 19): recording the file's club id as the club's own
+    """What the preview offers beside its issues: recording the file's club id as the club's own
     on CLUB_MISMATCH (D-Q40), and to the secretariat the admin's "add rule set" for the event's date on
-    RULESET_MISSING; to the director, whom to ask for it (issue 38)."""
+    RULESET_MISSING; to the director, whom to ask for it."""
     codes = {item["code"] for item in stored["issue_counts"]}
     event = stored.get("event") or {}
     pending = upload.status == ResultUpload.Status.PENDING
@@ -254,7 +254,7 @@ def _issue_actions(request, upload: ResultUpload, stored: dict) -> dict:
         query = urlencode({"federation": upload.federation_id, "valid_from": event.get("date") or ""})
         ruleset_add = f"{reverse('admin:federation_ruleset_add')}?{query}"
     elif "RULESET_MISSING" in codes and pending:
-        # Who to ask, and that the answer comes back here (issue 38: masterpoints.uploads.answers).
+        # Who to ask, and that the answer comes back here (masterpoints.uploads.answers).
         ruleset_ask = {"federation": upload.federation.name, "contact": upload.federation.contact_email}
     return {
         "alias_offer": event.get("club_number", "") if pending and "CLUB_MISMATCH" in codes else "",
@@ -313,7 +313,7 @@ def upload_resolve(request, pk: int):
 @require_POST
 def upload_resolve_all(request, pk: int):
     """ "Accept all suggestions" (``action=suggestions``) or "hold the remaining players' points"
-    (``action=held``: provisional players, issue 35)."""
+    (``action=held``: provisional players)."""
     upload = _own_upload(request, pk)
     action = request.POST.get("action")
     if action not in ("suggestions", "held"):

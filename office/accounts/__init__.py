@@ -1,1 +1,1 @@
-"""Logins: the site's own password reset (mails through the outbox) and a player's own login (issue 19)."""
+"""Logins: the site's own password reset (mails through the outbox) and a player's own login."""

@@ -1,4 +1,4 @@
-"""A player's own login (issue 19): asked for with the registration number and the register's address, or
+"""A player's own login: asked for with the registration number and the register's address, or
 sent by the secretariat; either way a signed, expiring link goes to the address on the register
 (``Player.email``), and following it creates the login and links it to the player (``Player.user``).
 

@@ -1,7 +1,7 @@
 """The register import page of the admin (Players → Import the member register), for the federations the user
 is secretariat of (:func:`office.access.admin_scope`); the same service as ``manage.py import_register``.
 
-Issue 38, part 2: the mode is chosen explicitly (add and update by default, or full sync); "Check" keeps the file
+The mode is chosen explicitly (add and update by default, or full sync); "Check" keeps the file
 by its hash and shows the dry run's summary first (counts per kind, the largest effects named) with the details
 paged and downloadable; "Import" then runs the checked file, never a second upload, and a full sync that ends
 anything only with its summary confirmed. The current register is exported in the import's own layout.
@@ -35,7 +35,7 @@ DETAILS_PAGE = 100
 
 
 def _imported_message(plan) -> str:
-    """What an import wrote, and the link to the job record it was recorded as (issue 19)."""
+    """What an import wrote, and the link to the job record it was recorded as."""
     text = _("The register is imported: %(count)d changes written.") % {"count": len(plan.changes)}
     link = reverse("admin:federation_jobrun_change", args=[plan.job.pk])
     return format_html('{} <a href="{}">{}</a>', text, link, _("Open the import's job record"))

@@ -1,4 +1,4 @@
-"""The current register in the import's own layout (issue 38, part 2): a CSV UTF-8 file (``;``) with the header
+"""The current register in the import's own layout: a CSV UTF-8 file (``;``) with the header
 of ``static/register-templates/`` that the import reads back unchanged (importing the export changes nothing),
 so that an office can extend it and import it again."""
 

@@ -1,7 +1,7 @@
 """What an import of the register would do: the file's records against the federation's rows → the clubs,
 players, memberships and offices to add, change and end, each with its line and its fields before and after.
 
-Reads only. Two modes, chosen explicitly (issue 38, part 2): **add and update** (``add``, the default) brings in
+Reads only. Two modes, chosen explicitly: **add and update** (``add``, the default) brings in
 what the file holds and ends nothing it does not hold, so a file of 44 new members adds 44 and lapses none; **full
 sync** (``sync``) also ends what the file no longer holds. Ended is never deleted — a club becomes inactive, a
 member lapsed (HBS rule 3, H-20; DBf § 451B, D-Q37), a membership gets its last day (today), an office held by a
@@ -63,7 +63,7 @@ class Change:
 class Plan:
     """Every change, in the order they are applied; the rows the file holds as they already are; the
     offices waiting for their player's login (line, number); the kinds the file has no rows of; and, once
-    imported, the job record of the import (issue 19; none for a dry run)."""
+    imported, the job record of the import (none for a dry run)."""
 
     changes: list[Change] = field(default_factory=list)
     unchanged: int = 0

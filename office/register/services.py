@@ -1,6 +1,6 @@
 """The import of the member register (``manage.py import_register`` and the admin page): a dry run that
 says what would be added, changed and ended, row by row, or the import itself in one transaction with one
-audit row per change, recorded as a job (:class:`~federation.models.JobRun`, issue 19: who, when, how long,
+audit row per change, recorded as a job (:class:`~federation.models.JobRun`: who, when, how long,
 the rows added, changed and ended, or why it failed).
 
 The import is idempotent: it writes only what differs from the file, so the same file twice changes nothing
@@ -238,7 +238,7 @@ def _write_officers(actor, federation: Federation, plan: Plan, clubs: dict[str, 
 def register_player_add(*, actor, federation: Federation, number: str, first_name: str, last_name: str) -> Player:
     """Add one member to ``federation``'s register, as a row of the register file would (the same bounds of
     number and names, the same audit action ``register.player.add``): the office's way to take in a player
-    an upload left to it (issue 19; an upload itself never creates a player). Refused, naming the number,
+    an upload left to it (an upload itself never creates a player). Refused, naming the number,
     for a number that is no registration number or that another player already holds."""
     _check(actor, federation)
     number, first_name, last_name = number.strip(), first_name.strip(), last_name.strip()

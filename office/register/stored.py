@@ -1,4 +1,4 @@
-"""A register file kept by its SHA-256 between its check and its import (issue 38, part 2): the import runs the
+"""A register file kept by its SHA-256 between its check and its import: the import runs the
 very bytes the dry run checked, not a second upload. Kept in the site's file storage under the federation,
 ``register-checks/<federation id>/<sha256>``; a file is only ever written once under its hash."""
 

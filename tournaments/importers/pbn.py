@@ -225,8 +225,8 @@ def _read_games(text: str) -> tuple[list[_Game], str | None, str | None]:
 
 
 def _cut_line(text: str, games: list[_Game]) -> int | None:
-    """The line a file cut off in the middle of a line ends on (issue 33: a PBN cut mid-row was confirmed as a
-    smaller event), else ``None``. Every line of a PBN ends with a line break (PBN 2.1 § 3), as in every file we
+    """The line a file cut off in the middle of a line ends on (a PBN cut mid-row would otherwise be confirmed
+    as a smaller event), else ``None``. Every line of a PBN ends with a line break (PBN 2.1 § 3), as in every file we
     hold; a last line without one that is a table row or an unfinished tag was cut: its last value may be short
     (``57`` of ``57.29``) and the rows after it are missing, which no column count can tell."""
     if not text or text.endswith(("\n", "\r")):

@@ -52,7 +52,7 @@ class SanctionApplicationForm(forms.Form):
     def __init__(self, *args, clubs, **kwargs):
         """``clubs``: those the user files for; the playing times offered are their active ones (§ 403B1–2),
         and the basis says each club's founding year on record, which its jubilee years count from (§ 403B4).
-        A director of one club finds it chosen (issue 19)."""
+        A director of one club finds it chosen."""
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = clubs
         only = list(clubs[:2])

@@ -203,7 +203,7 @@ def filing_deadline(first_day: datetime.date) -> datetime.date:
 def _date_problems(app: SanctionApplication, today: datetime.date) -> list[ValidationError]:
     """Filed at least two months before the first day (§ 403B7); the entry deadline not after it; the last day
     not before the first (the constraint ``sanction_application_dates_ordered``, refused here naming both days
-    instead of failing at the database, issue 33). The refusal names the deadline of this tournament and the
+    instead of failing at the database). The refusal names the deadline of this tournament and the
     earliest first day an application filed today can have."""
     problems = []
     earliest = add_months(today, MONTHS_AHEAD)

@@ -168,7 +168,7 @@ def _refused(code: str, **params) -> EventSanction:
 
 
 def _days(held: Tournament | SimultaneousEvent, *, named: bool = True) -> Days:
-    """A tournament or an announced event as a refusal names it, its days in the reader's locale (issue 18)."""
+    """A tournament or an announced event as a refusal names it, its days in the reader's locale."""
     if isinstance(held, Tournament):
         return Days(held.date, name=held.name)
     return Days(held.starts_on, held.ends_on, name=held.name if named else "")

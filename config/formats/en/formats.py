@@ -1,5 +1,5 @@
 """English dates as ISO 8601 (2027-04-06), never the US order Django's English uses ("04/06/2027" for
-6 April): the readers are Danish and Croatian players reading in English (issue 38). Danish and Croatian keep
+6 April): the readers are Danish and Croatian players reading in English. Danish and Croatian keep
 Django's own conventions ("6. april 2027", "6.4.2027."; "6. travnja 2027.")."""
 
 DATE_FORMAT = "Y-m-d"

@@ -22,7 +22,7 @@ from demo.seasons import seed_history
 #: Awards per player and season when --awards is not given: a realistic season.
 AWARDS_PER_SEASON = 5
 #: Seasons of history when neither --awards nor --seasons is given: several, so a player's chart, season
-#: table and cups have seasons to compare (issue 18).
+#: table and cups have seasons to compare.
 DEFAULT_SEASONS = 4
 
 

@@ -7,7 +7,7 @@ with byes is ranked for the § 406B award on each team's VP with every bye count
 20/0 scale, the example of § 421B). Equal totals share their places (§ 405B3). A row without a bye, or a
 rule set without a bye score, keeps the places the file gives.
 
-D-Q23 (revised, issue 34 item 5): § 421B says a substitute score "kan" (may) be given: it is the organiser's
+D-Q23 (revised): § 421B says a substitute score "kan" (may) be given: it is the organiser's
 choice, not a rule of the rule book. The caller passes ``bye_vp`` (the score the organiser gave byes) or leaves
 the row's rounds out, and the file's places stand; the rule set's ``minihold_bye_vp`` (13 VP, § 421B's own
 example) is only the score a request that gives rounds without a ``bye_vp`` counts.

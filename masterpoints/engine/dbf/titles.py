@@ -61,7 +61,7 @@ class NextTitle:
     missing: tuple[tuple[str, int | None], ...]
     #: For each kind, the title its missing amount actually reaches: ``(title, stars)``, or ``None`` where
     #: that kind alone never does. It is higher than ``title`` where the rung above is reached only one way
-    #: (Klubmester ★★ by BP alone, D-Q11) and another title needs less of that kind (issue 38).
+    #: (Klubmester ★★ by BP alone, D-Q11) and another title needs less of that kind.
     reaches: tuple[tuple[str, tuple[str, int] | None], ...] = ()
 
     def missing_amounts(self) -> dict[str, str | None]:

@@ -125,7 +125,7 @@ class HbsRuleSet:
 
     #: H-1 / H-4: what an event absent from the list of recognised tournaments awards: (kind, S) pairs.
     unlisted_awards: tuple[tuple[str, Fraction], ...] = (("black", Fraction(1)),)
-    #: H-4 (issue 33): S is a tournament's strength factor ("snaga turnira iskazana faktorom S", Način
+    #: H-4: S is a tournament's strength factor ("snaga turnira iskazana faktorom S", Način
     #: bodovanja 2), 1 for an ordinary club event (``unlisted_awards``). The usual range is half to twice that:
     #: an S outside it is a warning to check. Above ``strength_maximum`` S is refused: at S = 5 a club evening
     #: of 20 pairs and 24 boards already pays its winners 98 black points, seven times the 14 of S = 1 (an S of

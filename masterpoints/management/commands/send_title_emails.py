@@ -65,6 +65,6 @@ class Command(BaseCommand):
 
 
 def _recorded_run(federation: Federation, month) -> RunReport:
-    """The federation's run, recorded as a job like the schedule's and the admin's (issue 19)."""
+    """The federation's run, recorded as a job like the schedule's and the admin's."""
     job = job_start(kind=JobRun.Kind.TITLE_MAIL, federation=federation, actor=None)
     return title_mail_job(job=job, month=month)

@@ -1,7 +1,7 @@
 """``python manage.py import_register FILE [--dry-run] [--sync [--confirm-ends N]] [--federation CODE]``: the
 member register import (``office.register``; layout in ``static/register-templates/README.md``), as on the admin
 page: add and update by default (nothing missing from the file is ended); ``--sync`` for a full sync, which writes
-its ends only with ``--confirm-ends`` the number its dry run printed (issue 38, part 2)."""
+its ends only with ``--confirm-ends`` the number its dry run printed."""
 
 from __future__ import annotations
 
