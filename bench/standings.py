@@ -20,7 +20,8 @@ One run prints each figure on its own line as ``name=value`` (human-readable lin
   rebuild after a 40-pair tournament of today was confirmed (median of 3), which regroups the current season
   and verifies the standings and the ranking list again; ``rebuild_empty_s``: the rebuild into empty
   standings tables (nothing proven);
-- ``incremental_ms``: the standings update after one 40-pair tournament (median of 7);
+- ``incremental_ms``: the standings update after one 40-pair tournament (median of 7), without the places'
+  refresh it queues (a task of its own on a worker), which ``places_refresh_s`` times (median of 3);
 - gunicorn (``--workers``, Redis cache), ``--clients`` threads, each page scenario between two runs of a
   trivial view answering "ok" (their mean is the scenario's baseline: a shared machine's speed drifts by a
   third within minutes as other machines take its cores, ``steal_pct``, so each ratio compares figures of
@@ -70,6 +71,7 @@ Asserts nothing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import os
 import statistics
@@ -277,10 +279,46 @@ def incremental_figures() -> None:
     confirm, tournament = timed(
         lambda: upload_confirmed(club, member_numbers(club)[:80], datetime.date.today(), "Bench 40 pairs")
     )
-    runs = [timed(lambda: standings_refresh_tournament(tournament_id=tournament.pk)) for _ in range(7)]
+    with places_held(tournament.federation_id):  # the places' refresh is its own task on a worker: timed apart
+        runs = [timed(lambda: standings_refresh_tournament(tournament_id=tournament.pk)) for _ in range(7)]
     print(f"\nincremental update after one 40-pair tournament ({runs[0][1]} players paid), runs ", end="")
     print(f"{', '.join(f'{t * 1000:.0f}' for t, _ in runs)} ms; the confirm itself (update eager): {confirm:.2f} s")
     emit("incremental_ms", statistics.median(t for t, _ in runs) * 1000, 1)
+    places_figures(tournament.federation)
+
+
+@contextlib.contextmanager
+def places_held(federation_id: int):
+    """While held, a standings change queues no places' refresh (the mark ``places_soon`` sets is taken)."""
+    from django.core.cache import cache
+
+    from masterpoints.standings import places
+
+    key = places._QUEUED.format(federation_id)
+    cache.set(key, 1, 3600)
+    try:
+        yield
+    finally:
+        cache.delete(key)
+
+
+def places_figures(federation) -> None:
+    """``places_refresh_s``: the task that derives the federation's stored places after a change (median of 3;
+    a standings change is made before each, so every run derives and compares every place)."""
+    from django.db.models import F
+    from django.utils import timezone
+
+    from masterpoints.models import StandingsVersion
+    from masterpoints.standings.places import places_refresh
+    from masterpoints.standings.versions import forget_standings_version
+
+    runs = []
+    for _ in range(3):
+        StandingsVersion.objects.filter(federation=federation).update(version=F("version") + 1)
+        forget_standings_version(federation)
+        runs.append(timed(lambda: places_refresh(federation, day=timezone.localdate())))
+    print(f"places' refresh, runs {', '.join(f'{t:.2f} s ({n} rows changed)' for t, n in runs)}")
+    emit("places_refresh_s", statistics.median(t for t, _ in runs))
 
 
 # --- pages under load, confirm → page ------------------------------------------------------------------------

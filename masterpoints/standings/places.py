@@ -60,11 +60,20 @@ def places_due(day) -> list[int]:
 
 def places_refresh(federation: Federation, *, day) -> int:
     """Derive the places of ``federation``'s default list on ``day`` from its standings; returns how many
-    rows changed."""
+    rows changed.
+
+    A refresh already running for the federation is not waited for (its row of
+    :class:`~masterpoints.models.StandingPlaces` is locked, and a worker blocked on it would hold a slot
+    the standings updates need): this one returns at once, and a change the running one did not see is
+    derived by the beat's next minute (``places_due``), within :data:`PLACES_BOUND_SECONDS`. The version
+    recorded is the one read before the places were derived, so a change committed meanwhile is never
+    marked as derived."""
     cache.delete(_QUEUED.format(federation.pk))
     with transaction.atomic():
         run, _created = StandingPlaces.objects.get_or_create(federation=federation)
-        run = StandingPlaces.objects.select_for_update().get(pk=run.pk)
+        run = StandingPlaces.objects.select_for_update(skip_locked=True).filter(pk=run.pk).first()
+        if run is None:
+            return 0
         version = standings_version(federation.pk)
         if run.version == version and run.day == day:
             return 0
@@ -82,9 +91,17 @@ def places_refresh(federation: Federation, *, day) -> int:
                 version=F("version") + 1, changed_at=timezone.now()
             )
             forget_standings_version(federation)
-        run.version, run.day, run.refreshed_at = standings_version(federation.pk), day, timezone.now()
+            raised = standings_version(federation.pk)
+            if _number(raised) == _number(version) + 1:  # no standings change came in between
+                version = raised
+        run.version, run.day, run.refreshed_at = version, day, timezone.now()
         run.save()
     return changed
+
+
+def _number(version: str) -> int:
+    """The counter of a :func:`~masterpoints.standings.versions.standings_version` (``"12-…"``: 12)."""
+    return int(version.split("-", 1)[0])
 
 
 def _district_sizes(federation: Federation) -> dict[str, int]:
@@ -156,11 +173,15 @@ _COLUMNS = (
 
 
 def _upsert(federation_id: int, official: bool, day) -> tuple[str, list]:
-    """One INSERT … SELECT of every place, updating only the rows whose values differ."""
+    """One INSERT … SELECT of the places that differ from those stored: every place is derived and compared
+    with its stored row in one join, and only the rows that changed go through the upsert (a conflict
+    checked row by row costs an index probe and a speculative insert each, most of a refresh where little
+    changed)."""
     listed, params = _listed(federation_id, official, day)
     members = _table(ClubMembership)
+    places = _table(StandingPlace)
     district_window = "PARTITION BY district_id ORDER BY sort_key DESC"
-    differs = " OR ".join(f"{_table(StandingPlace)}.{c} IS DISTINCT FROM excluded.{c}" for c in _COLUMNS)
+    differs = " OR ".join(f"p.{c} IS DISTINCT FROM s.{c}" for c in _COLUMNS)
     sql = f"""
         WITH listed AS ({listed}),
         ranked AS (
@@ -177,18 +198,20 @@ def _upsert(federation_id: int, official: bool, day) -> tuple[str, list]:
             WHERE m.until IS NULL),
         listing AS (
             SELECT player_id, RANK() OVER (ORDER BY score DESC) AS ranking_place
-            FROM {_table(RankingListEntry)} WHERE federation_id = %s)
-        INSERT INTO {_table(StandingPlace)} (standing_id, federation_id, {", ".join(_COLUMNS)})
-        SELECT r.player_id, %s, r.position, r.place, r.district_id,
-            CASE WHEN r.district_id IS NULL THEN NULL ELSE r.district_position END,
-            CASE WHEN r.district_id IS NULL THEN NULL ELSE r.district_place END,
-            r.home_club_id, c.club_place, g.ranking_place
-        FROM ranked r
-        LEFT JOIN clubbed c ON c.player_id = r.player_id AND c.club_id = r.home_club_id
-        LEFT JOIN listing g ON g.player_id = r.player_id
-        WHERE true
+            FROM {_table(RankingListEntry)} WHERE federation_id = %s),
+        placed AS (
+            SELECT r.player_id AS standing_id, r.position, r.place, r.district_id,
+                CASE WHEN r.district_id IS NULL THEN NULL ELSE r.district_position END AS district_position,
+                CASE WHEN r.district_id IS NULL THEN NULL ELSE r.district_place END AS district_place,
+                r.home_club_id AS club_id, c.club_place, g.ranking_place
+            FROM ranked r
+            LEFT JOIN clubbed c ON c.player_id = r.player_id AND c.club_id = r.home_club_id
+            LEFT JOIN listing g ON g.player_id = r.player_id)
+        INSERT INTO {places} (standing_id, federation_id, {", ".join(_COLUMNS)})
+        SELECT p.standing_id, %s, {", ".join(f"p.{c}" for c in _COLUMNS)}
+        FROM placed p LEFT JOIN {places} s ON s.standing_id = p.standing_id
+        WHERE s.standing_id IS NULL OR {differs}
         ON CONFLICT (standing_id) DO UPDATE SET
             {", ".join(f"{column} = excluded.{column}" for column in _COLUMNS)}
-        WHERE {differs}
     """  # noqa: S608 - table names from the models, values as parameters
     return sql, [*params, federation_id, federation_id]

@@ -8,12 +8,13 @@ import datetime
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from clubs.models import Club, ClubMembership
 from federation.models import Outbox
-from masterpoints.models import RankingListEntry, Standing, StandingPlace, StandingPlaces
+from masterpoints.models import RankingListEntry, Standing, StandingPlace, StandingPlaces, StandingsVersion
 from masterpoints.public import selectors
 from masterpoints.standings.places import PLACES_TASK, places_due, places_refresh
 from masterpoints.standings.services import standings_refresh_players
@@ -152,3 +153,34 @@ def test_the_default_list_reads_a_deep_page_by_its_positions_not_by_an_offset(wo
     assert [row.record.place for row in district.paginator.page(2).object_list][:2] == [26, 27]
     sorted_by_name = client.get(base + "&sort=name").context["table"]
     assert sorted_by_name.paginator.count == 60  # another order: ranked as read
+
+
+@pytest.mark.postgres
+@pytest.mark.places_queued
+@pytest.mark.django_db(transaction=True)
+def test_a_refresh_never_waits_for_a_running_one_and_a_change_it_missed_stays_due(world, monkeypatch):
+    """A worker blocked on another refresh's lock would hold a slot the standings updates need: the second
+    refresh returns at once, and the change committed while the first ran is not recorded as derived, so
+    the beat's next minute derives it (PLACES_BOUND_SECONDS)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL): SQLite has no row locks, its single writer serialises all")
+    from masterpoints.standings import places
+    from tests.masterpoints.standings.test_row_locks import Held, start, waiting_for_a_lock
+
+    a, b = make_player(world.dbf, "41"), make_player(world.dbf, "42")
+    post_award(a, "BP", 100)
+    post_award(b, "BP", 200)
+    refresh(a, b)  # the eager drain derives the places after the commit
+    StandingsVersion.objects.filter(federation=world.dbf).update(version=F("version") + 1)  # due again
+    held, errors = Held(monkeypatch, places, "_district_sizes"), []
+    first = start("first", lambda: places_refresh(world.dbf, day=selectors.today()), errors)
+    assert held.reached.wait(30)
+    assert places_refresh(world.dbf, day=selectors.today()) == 0 and not waiting_for_a_lock()
+    post_award(a, "BP", 150)  # 250: a passes b, committed while the first refresh runs
+    refresh(a)  # its queued refresh (run by the eager drain) returns at once too
+    held.release.set()
+    first.join(30)
+    assert not errors and not first.is_alive()
+    assert world.dbf.pk in places_due(selectors.today())
+    assert places_refresh(world.dbf, day=selectors.today()) > 0
+    assert [ranks_of(p).federation for p in (a, b)] == [1, 2]
