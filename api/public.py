@@ -30,7 +30,7 @@ from masterpoints.models import Standing
 from masterpoints.public import selectors
 from masterpoints.public.filters import RankingListEntryFilter, StandingFilter
 from masterpoints.public.ledger import PlayerLedger
-from masterpoints.public.placed import placed_rows
+from masterpoints.public.placed import placed_rows, ranked_rows, ranking_list_rows
 from masterpoints.public.tables import balances, home_club_name, record_title
 from masterpoints.standings.titles import title_status
 
@@ -134,13 +134,10 @@ def rankings(request, filters: Query[RankingsQuery]):
         (field, errors), *_rest = filterset.form.errors.get_json_data().items()
         raise ApiError(400, "BAD_PARAMETER", errors[0]["message"], field=field)
     size, page = _page_size(filters.page_size), page_number(request)
-    placed = placed_rows(filterset, sorted_otherwise=False)  # the default list: by its stored positions
-    ranked = (
-        placed
-        if placed is not None
-        else selectors.ranked(filterset.qs, scheme=filterset.scheme, kind=filterset.chosen_kind)
-    )
-    rows = list(ranked[(page - 1) * size : page * size + 1])
+    listed = placed_rows(filterset, sorted_otherwise=False)  # the default list: by its stored positions
+    if listed is None:
+        listed = ranked_rows(filterset.qs, scheme=filterset.scheme, kind=filterset.chosen_kind)
+    rows = list(listed[(page - 1) * size : page * size + 1])
     see_hidden = selectors.can_see_hidden(request.user, federation)
     info = federation.scheme_info
     results = []
@@ -199,7 +196,7 @@ def ranking_list(request, filters: Query[RankingListQuery]):
         raise ApiError(404, "NO_RANKING_LIST", _("This federation publishes no ranking list."), field="federation")
     filterset = RankingListEntryFilter(_filter_data(request, federation), request=request)
     size, page = _page_size(filters.page_size), page_number(request)
-    rows = list(selectors.ranking_list_ranked(filterset.qs)[(page - 1) * size : page * size + 1])
+    rows = list(ranking_list_rows(filterset.qs)[(page - 1) * size : page * size + 1])
     see_hidden = selectors.can_see_hidden(request.user, federation)
     results = [
         {

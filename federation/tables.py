@@ -1,6 +1,5 @@
-"""What every list page of the site shares: a bounded page size (D-Q55), a paginator told the length of
-its list and a list read a page at a time. A table's header and pages are the site's table template's
-(``templates/masterpoints/table.html``)."""
+"""What every list page of the site shares: a bounded page size (D-Q55) and a list read a page at a time.
+A table's header and pages are the site's table template's (``templates/masterpoints/table.html``)."""
 
 from __future__ import annotations
 
@@ -32,16 +31,6 @@ class BoundedPages:
     def paginate(self, paginator_class=Paginator, per_page=None, page=1, *args, **kwargs):
         size = page_size(per_page, self.default_page_size)
         return super().paginate(paginator_class, size, page, *args, **kwargs)
-
-
-class CountedPaginator(Paginator):
-    """A paginator given the number of rows (``count``) by who already knows it, instead of counting them in
-    the database: the rankings read it from the rank index (``masterpoints.public.ranks``), so a page that is
-    not kept reads its rows in one query, not also a count of a federation's whole standings."""
-
-    def __init__(self, object_list, per_page, *args, count: int, **kwargs):
-        super().__init__(object_list, per_page, *args, **kwargs)
-        self.count = count  # where Paginator's cached ``count`` would keep what it counted
 
 
 class SlicedRows(Sequence):

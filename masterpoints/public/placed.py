@@ -1,23 +1,31 @@
-"""The rankings' default list read by its stored positions (:class:`~masterpoints.models.StandingPlace`): a
-page at any depth is a range of positions found in an index, its length the list's stored size, so neither
-grows with the page number or the federation's size.
+"""The rankings' rows, a page at a time.
 
-The positions are derived by the database (:mod:`masterpoints.standings.places`), at most
-``PLACES_BOUND_SECONDS`` behind the points; each row's points, title and name are read from the standing and
-the register with it, so they show at once. Lists the positions do not order (another kind, a season, a title,
-a name, a club, a circle, another list than the default one, ``?sort=``) are ranked by the database as they
-are read (:func:`masterpoints.public.selectors.ranked`).
+The default list is read by its stored positions (:class:`~masterpoints.models.StandingPlace`): a page at
+any depth is a range of positions found in an index, its length the list's stored size, so neither grows with
+the page number or the federation's size. The positions are derived by the database
+(:mod:`masterpoints.standings.places`), at most ``PLACES_BOUND_SECONDS`` behind the points; each row's
+points, title and name are read from the standing and the register with it, so they show at once.
+
+Lists the positions do not order (another kind, a season, a title, a name, a club, a circle, another list than
+the default one, ``?sort=``, DBf's ranking list) are ranked by the database as they are read
+(:class:`RankedRows`): the rank is a window over the whole filtered list, so its cost grows with the list, but
+only the page's rows are read whole.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.db.models import F
+from django.db.models import F, QuerySet, Window
+from django.db.models.functions import Rank
+from django_tables2.data import TableListData
+from django_tables2.utils import OrderBy
 
 from federation.models import Federation, Region
-from masterpoints.models import Standing, StandingPlaces
-from masterpoints.public.selectors import home_club_name, official_by_default
+from federation.schemes import scheme_of
+from federation.tables import SlicedRows
+from masterpoints.models import SeasonStanding, Standing, StandingPlaces
+from masterpoints.public.selectors import official_by_default, with_home_club_name
 
 
 class PlacedRows(Sequence):
@@ -48,13 +56,9 @@ class PlacedRows(Sequence):
         else:
             scope = {"placing__district": self.district}
             position, place = "placing__district_position", "placing__district_place"
-        rows = (
-            Standing.objects.filter(**scope, **{f"{position}__gt": start, f"{position}__lte": stop})
-            .select_related("player")
-            .annotate(place=F(place), home_club_name=home_club_name())
-            .order_by(position)
-        )
-        return list(rows)
+        rows = Standing.objects.filter(**scope, **{f"{position}__gt": start, f"{position}__lte": stop})
+        rows = rows.select_related("player").annotate(place=F(place))
+        return list(with_home_club_name(rows).order_by(position))
 
 
 def placed_rows(filterset, *, sorted_otherwise: bool) -> PlacedRows | None:
@@ -77,3 +81,58 @@ def placed_rows(filterset, *, sorted_otherwise: bool) -> PlacedRows | None:
     if region.isdecimal() and districts.filter(pk=int(region)).exists():
         return PlacedRows(federation, int(region))
     return None
+
+
+class RankedRows(SlicedRows):
+    """A list ranked by ``key`` (descending; equal keys share a place, 1, 2, 2, 4) as it is read, in
+    ``order`` (``?sort=``, else by place), a page in two queries: the page's ids and places from the filtered
+    list's ids and keys alone (``RANK() OVER`` the whole list: no row outside the page is joined to its player
+    or home club), then the page's rows with ``related`` and ``home_club_name``. ``size`` is the list's
+    length where the caller knows it (else counted once)."""
+
+    def __init__(self, queryset: QuerySet, *, key: str, related: tuple[str, ...], order=(), size: int | None = None):
+        self.queryset, self.key, self.related, self.order, self.size = queryset, key, related, tuple(order), size
+
+    def __len__(self) -> int:
+        if self.size is None:
+            self.size = self.queryset.count()
+        return self.size
+
+    def ordered(self, fields) -> RankedRows:
+        """The same list in the order of ``fields`` (the place, then the player, breaks their ties)."""
+        return RankedRows(self.queryset, key=self.key, related=self.related, order=fields, size=self.size)
+
+    def read(self, part: slice) -> list:
+        by_key = F(self.key).desc()
+        ranked = self.queryset.annotate(place=Window(Rank(), order_by=by_key))
+        page = list(ranked.order_by(*self.order, by_key, "player_id").values_list("pk", "place")[part])
+        model = self.queryset.model
+        whole = with_home_club_name(model.objects.select_related(*self.related))
+        rows = whole.in_bulk([pk for pk, _place in page])
+        for pk, place in page:
+            rows[pk].place = place
+        return [rows[pk] for pk, _place in page]
+
+
+class RankedData(TableListData):
+    """A table's data of :class:`RankedRows`: a header's order is given to the database, as for a queryset
+    (django-tables2 would sort a list's rows in Python, reading every one)."""
+
+    def order_by(self, aliases):
+        fields = []
+        for alias in aliases:
+            column = self.table.columns[OrderBy(alias).bare]
+            accessors = column.order_by if alias[0] == column.order_by_alias[0] else column.order_by.opposite
+            fields += [accessor.for_queryset() for accessor in accessors]
+        self.data = self.data.ordered(fields)
+
+
+def ranked_rows(queryset: QuerySet, *, scheme, kind: str | None, size: int | None = None) -> RankedRows:
+    """The rankings' list ``queryset`` (career standings or one season's) ranked by ``kind``'s column."""
+    related = ("player", "player__standing") if queryset.model is SeasonStanding else ("player",)
+    return RankedRows(queryset, key=scheme_of(scheme).ranking_column(kind), related=related, size=size)
+
+
+def ranking_list_rows(queryset: QuerySet) -> RankedRows:
+    """DBf's ranking list ``queryset`` ranked by the exact figure (equal figures share a place, D-Q60)."""
+    return RankedRows(queryset, key="score", related=("player", "player__standing"))

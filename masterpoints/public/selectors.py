@@ -6,7 +6,8 @@ Ranks come from the database, the same on every worker:
   ranking list) are derived by window functions and stored at most ``PLACES_BOUND_SECONDS`` behind the
   points (:mod:`masterpoints.standings.places`); a player's page reads them by key, and the rankings' default
   list reads a page as a range of stored positions (:mod:`masterpoints.public.placed`);
-- every other list is ranked as it is read, ``RANK() OVER (ORDER BY key DESC)`` over the filtered list
+- every other list is ranked as it is read, ``RANK() OVER (ORDER BY key DESC)`` over the filtered list: a
+  page at a time by :class:`masterpoints.public.placed.RankedRows`, a club's members and a download whole
   (:func:`ranked`).
 
 Equal keys share a rank (1, 2, 2, 4). DBf ranks by total MP; HBS by category, then master, red and black
@@ -18,7 +19,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Exists, F, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
+from django.db.models import Exists, F, FilteredRelation, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
 from django.urls import reverse
 from django.utils import timezone
@@ -117,22 +118,20 @@ def name_words(text: str) -> tuple[str, ...]:
     return tuple(fold_name(text).split()[:4])
 
 
-def home_club_name() -> Subquery:
-    """The name of the player's home club, or NULL: a row's own column, so that a page of players reads no
-    memberships or clubs of its own (a player has at most one home club, ``membership_one_home_club``)."""
-    home = ClubMembership.objects.filter(player_id=OuterRef("player_id"), is_home=True).order_by()
-    return Subquery(home.values("club__name")[:1])
+def with_home_club_name(queryset: QuerySet) -> QuerySet:
+    """Each row's player's home club name as ``home_club_name`` (NULL without one), joined to the rows: a
+    player has at most one home club (``membership_one_home_club``), so no row is repeated, and a whole list
+    reads the clubs in one pass instead of a lookup per row."""
+    home = FilteredRelation("player__memberships", condition=Q(player__memberships__is_home=True))
+    return queryset.alias(home_membership=home).annotate(home_club_name=F("home_membership__club__name"))
 
 
 def ranked(queryset: QuerySet, *, scheme: SchemeInfo | str, kind: str | None) -> QuerySet:
     """Each row's ``place`` in the filtered list (equal keys share it) and the list in that order."""
     key = scheme_of(scheme).ranking_column(kind)
     related = ("player", "player__standing") if queryset.model is SeasonStanding else ("player",)
-    return (
-        queryset.select_related(*related)
-        .annotate(place=Window(Rank(), order_by=F(key).desc()), home_club_name=home_club_name())
-        .order_by(F(key).desc(), "player_id")
-    )
+    ranked = queryset.select_related(*related).annotate(place=Window(Rank(), order_by=F(key).desc()))
+    return with_home_club_name(ranked).order_by(F(key).desc(), "player_id")
 
 
 # --- DBf's ranking list ("ranglisten", D-Q56–D-Q60) -------------------------------------------------------
@@ -146,16 +145,6 @@ def ranking_list_federations() -> list[Federation]:
 def ranking_list_base(*, federation: Federation) -> QuerySet:
     """The stored figures of ``federation`` (:class:`~masterpoints.models.RankingListEntry`)."""
     return RankingListEntry.objects.filter(federation=federation)
-
-
-def ranking_list_ranked(queryset: QuerySet) -> QuerySet:
-    """Each row's ``place`` by the exact figure (equal figures share it, D-Q60) and the list in that order,
-    with the player, their title and home club."""
-    return (
-        queryset.select_related("player", "player__standing")
-        .annotate(place=Window(Rank(), order_by=F("score").desc()), home_club_name=home_club_name())
-        .order_by(F("score").desc(), "player_id")
-    )
 
 
 def player_ranking_entry(player: Player) -> RankingListEntry | None:

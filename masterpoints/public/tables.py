@@ -43,7 +43,7 @@ def shown_name(player, see_hidden: bool) -> str:
 
 
 def home_club_name(record) -> str:
-    """The home club's name a ranked row carries (``selectors.home_club_name``), or nothing."""
+    """The home club's name a ranked row carries (``selectors.with_home_club_name``), or nothing."""
     return getattr(record, "home_club_name", None) or ""
 
 

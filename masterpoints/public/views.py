@@ -28,7 +28,7 @@ from django_tables2.data import TableListData
 
 from federation.models import Player
 from federation.params import MAX_ID, BadParameter, bad_request, bounded_int, page_number
-from federation.tables import DEFAULT_PAGE_SIZE, PAGE_SIZES, CountedPaginator, page_size
+from federation.tables import DEFAULT_PAGE_SIZE, PAGE_SIZES, page_size
 from masterpoints.models import RankingListEntry, Standing
 from masterpoints.notices.forms import NoticePreferenceForm
 from masterpoints.notices.selectors import wants_statement
@@ -38,7 +38,7 @@ from masterpoints.public.charts import points_chart
 from masterpoints.public.filters import FederationListFilter, RankingListEntryFilter, StandingFilter
 from masterpoints.public.ledger import PlayerLedger, points_over_time
 from masterpoints.public.page_cache import anonymous_page_cache, kept_address, player_federation, rankings_federation
-from masterpoints.public.placed import PlacedRows, placed_rows
+from masterpoints.public.placed import PlacedRows, RankedData, placed_rows, ranked_rows, ranking_list_rows
 from masterpoints.public.tables import (
     AwardTable,
     RankingListEntryTable,
@@ -109,7 +109,12 @@ class RankingListView(SingleTableMixin, FilterView):
     def get_table_data(self):
         if self.placed is not None:
             return TableListData(self.placed)
-        return selectors.ranked(self.object_list, scheme=self.filterset.scheme, kind=self.filterset.chosen_kind)
+        filterset = self.filterset
+        if self.request.GET.get("export"):  # streamed whole from one query (masterpoints.public.exports)
+            return selectors.ranked(self.object_list, scheme=filterset.scheme, kind=filterset.chosen_kind)
+        rows = ranked_rows(self.object_list, scheme=filterset.scheme, kind=filterset.chosen_kind)
+        rows.size = self._kept_count()
+        return RankedData(rows)
 
     def get_table_kwargs(self):
         federation = self.filterset.federation
@@ -122,24 +127,15 @@ class RankingListView(SingleTableMixin, FilterView):
     def _see_hidden(self, federation) -> bool:
         return federation is not None and selectors.can_see_hidden(self.request.user, federation)
 
-    def get_table_pagination(self, table):
-        """The table's pages, told the number of rows where the stored places know it, else counted once for
-        each filter under the standings version (:meth:`_kept_count`)."""
-        pagination = super().get_table_pagination(table)
-        if pagination is False or self.placed is not None:
-            return pagination  # the stored positions know their number
-        count = self._kept_count()
-        return pagination if count is None else {**pagination, "paginator_class": CountedPaginator, "count": count}
-
     def _kept_count(self) -> int | None:
-        """The number of rows a filter the rank index cannot answer selects (a season, a rung, another kind):
+        """The number of rows of a list the stored positions do not order (a season, a rung, another kind):
         counting them reads a season's whole list for every page of that list, and the number depends on
         nothing the page, the order or the language change. Kept in the cache under the standings version,
         the day (the official list follows dues paid), who may find hidden names and the filter's cleaned
-        values, for as long as the rankings' table; ``None`` (counted by the paginator) for an export, a
-        filter that is not valid or a version not read."""
+        values, for as long as the rankings' table; ``None`` (counted with the rows) for a filter that is not
+        valid or a version not read."""
         form = self.filterset.form
-        if self.standings_version is None or self.request.GET.get("export") or not form.is_valid():
+        if self.standings_version is None or not form.is_valid():
             return None
         filters = repr(sorted((name, str(value)) for name, value in form.cleaned_data.items()))
         viewer = "all" if self._see_hidden(self.filterset.federation) else "public"
@@ -254,7 +250,7 @@ class RankingListEntryListView(SingleTableMixin, FilterView):
         return filterset
 
     def get_table_data(self):
-        return selectors.ranking_list_ranked(self.object_list)
+        return RankedData(ranking_list_rows(self.object_list))
 
     def get_table_kwargs(self):
         federation = self.filterset.federation

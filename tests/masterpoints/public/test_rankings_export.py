@@ -154,3 +154,25 @@ def test_downloads_are_limited_per_client_naming_the_limit(client, crowd, rate_w
     )
     other = client.get(address, {"federation": crowd.dbf.pk, "export": "csv"}, **through_proxy(BOB))
     assert other.status_code == 200, "another client has a count of its own"
+
+
+def test_a_download_tells_postgresql_it_reads_every_row_and_restores_the_setting_after(client, crowd):
+    """The cursor's query is planned for every row while the download reads it (``cursor_tuple_fraction``
+    1.0), and the connection, kept for the next request, is left as it was."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL): cursor_tuple_fraction is PostgreSQL's planner setting")
+
+    def setting() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW cursor_tuple_fraction")
+            return cursor.fetchone()[0]
+
+    response = client.get(reverse("public:rankings"), {"federation": crowd.dbf.pk, "export": "csv"})
+    stream = iter(response.streaming_content)
+    next(stream)  # the header
+    next(stream)  # the first chunk: the cursor is open
+    assert setting() == "1"
+    rest = b"".join(stream)
+    assert rest.count(b"\n") == PLAYERS - CHUNK and setting() == "0.1"
