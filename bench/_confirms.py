@@ -59,21 +59,16 @@ def member_numbers(club) -> list[str]:
 
 
 def settle() -> None:
-    """Wait until the standings have been still for ``SETTLED_SECONDS`` (the uploads of the figures before
-    changed them just now): only then does the warm-up build each worker's rank index, as the first pages
-    after an evening of uploads do, so that the figures are the steady state's, not the first minute's."""
-    from django.db.models import Max
+    """Derive the places of every federation whose standings changed since they were last derived (as the
+    beat's minute would), so that the pages that follow read the steady state's places."""
     from django.utils import timezone
 
-    from masterpoints.models import StandingsVersion
+    from federation.models import Federation
+    from masterpoints.standings.places import places_due, places_refresh
 
-    try:
-        from masterpoints.public.ranks import SETTLED_SECONDS
-    except ImportError:  # no per-process rank index to wait for (issue 36)
-        SETTLED_SECONDS = 0
-    last = StandingsVersion.objects.aggregate(last=Max("changed_at"))["last"]
-    if last is not None:
-        time.sleep(max(0.0, SETTLED_SECONDS + 1 - (timezone.now() - last).total_seconds()))
+    day = timezone.localdate()
+    for federation in Federation.objects.filter(pk__in=places_due(day)).order_by("pk"):
+        places_refresh(federation, day=day)
 
 
 def confirm_to_page(port: int, confirms: int, *, first: int) -> list[float]:
