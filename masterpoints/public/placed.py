@@ -14,8 +14,6 @@ only the page's rows are read whole.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
 from django_tables2.data import TableListData
@@ -28,7 +26,7 @@ from masterpoints.models import SeasonStanding, Standing, StandingPlaces
 from masterpoints.public.selectors import official_by_default, with_home_club_name
 
 
-class PlacedRows(Sequence):
+class PlacedRows(SlicedRows):
     """The default list of ``federation`` (of ``district`` only, when given) in its stored order: each row a
     :class:`~masterpoints.models.Standing` with its player, ``place`` and ``home_club_name``, as
     :func:`~masterpoints.public.selectors.ranked` gives them."""
@@ -43,13 +41,8 @@ class PlacedRows(Sequence):
     def __len__(self) -> int:
         return self.size
 
-    def __getitem__(self, key):
-        if not isinstance(key, slice):
-            rows = self[key : key + 1]
-            if not rows:
-                raise IndexError(key)
-            return rows[0]
-        start, stop, _step = key.indices(self.size)
+    def read(self, part: slice) -> list:
+        start, stop, _step = part.indices(self.size)
         if self.district is None:
             scope = {"placing__federation": self.federation}
             position, place = "placing__position", "placing__place"

@@ -112,9 +112,8 @@ class RankingListView(SingleTableMixin, FilterView):
         filterset = self.filterset
         if self.request.GET.get("export"):  # streamed whole from one query (masterpoints.public.exports)
             return selectors.ranked(self.object_list, scheme=filterset.scheme, kind=filterset.chosen_kind)
-        rows = ranked_rows(self.object_list, scheme=filterset.scheme, kind=filterset.chosen_kind)
-        rows.size = self._kept_count()
-        return RankedData(rows)
+        kind = filterset.chosen_kind
+        return RankedData(ranked_rows(self.object_list, scheme=filterset.scheme, kind=kind, size=self._kept_count()))
 
     def get_table_kwargs(self):
         federation = self.filterset.federation
