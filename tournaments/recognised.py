@@ -29,7 +29,7 @@ from federation.services import audit_record
 from masterpoints.engine.common import MAX_FIELD
 from masterpoints.engine.hbs.rules import number_text
 from office.access import is_secretariat
-from tournaments.checks import CheckIssue
+from tournaments.issues import Issue
 from tournaments.models import (
     FIXED_B_BANDS_MAX,
     FIXED_B_MAX,
@@ -347,7 +347,7 @@ def fixed_b_text(fixed: dict) -> str:
     return "; ".join(parts)
 
 
-def strength_issues(facts: dict, rules) -> list[CheckIssue]:
+def strength_issues(facts: dict, rules) -> list[Issue]:
     """Each S the upload awards by (the director's, or its list entry's per kind) against the bounds of the HBS
     rule set valid on the event's date (H-4): above ``strength_maximum`` it is refused
     (``STRENGTH_TOO_HIGH``), outside ``strength_usual_low``–``strength_usual_high`` it is a warning to check
@@ -358,22 +358,20 @@ def strength_issues(facts: dict, rules) -> list[CheckIssue]:
         strength = Decimal(text)
         params = {"kind": kind, "strength": text, "rule_set": rules.name}
         if strength > rules.strength_maximum:
-            issues.append(
-                CheckIssue("STRENGTH_TOO_HIGH", params={**params, "limit": number_text(rules.strength_maximum)})
-            )
+            issues.append(Issue("STRENGTH_TOO_HIGH", params={**params, "limit": number_text(rules.strength_maximum)}))
         elif not rules.strength_usual_low <= strength <= rules.strength_usual_high:
             low, high = number_text(rules.strength_usual_low), number_text(rules.strength_usual_high)
-            issues.append(CheckIssue("STRENGTH_UNUSUAL", params={**params, "low": low, "high": high}))
+            issues.append(Issue("STRENGTH_UNUSUAL", params={**params, "low": low, "high": high}))
     return issues
 
 
-def upload_issues(*, upload: ResultUpload, on_date: datetime.date) -> tuple[list[str], list[CheckIssue]]:
+def upload_issues(*, upload: ResultUpload, on_date: datetime.date) -> tuple[list[str], list[Issue]]:
     """The kinds an HBS upload may award beyond the unlisted default, and the issues of its list entry and
     internet report: wrong year or organiser (H-1), tourist tournament not approved (rule 2), internet
     tournament without a licensed director (rule 10)."""
     facts, issues, kinds = upload.facts, [], []
     if facts.get("internet") and not licence_valid(upload.uploaded_by, upload.federation, on_date):
-        issues.append(CheckIssue("DIRECTOR_NOT_LICENSED", params={"date": on_date}))
+        issues.append(Issue("DIRECTOR_NOT_LICENSED", params={"date": on_date}))
     issues += strength_issues(facts, rules_or_built_in(upload.federation, on_date))
     if not facts.get("recognised"):
         return kinds, issues
@@ -386,17 +384,15 @@ def upload_issues(*, upload: ResultUpload, on_date: datetime.date) -> tuple[list
         return kinds, issues
     kinds = [kind for kind, _s in facts.get("kinds", [])]
     if facts.get("fixed_b"):
-        issues.append(CheckIssue("FIXED_B_APPLIED", params={"entry": entry, "fixed": fixed_b_text(facts["fixed_b"])}))
+        issues.append(Issue("FIXED_B_APPLIED", params={"entry": entry, "fixed": fixed_b_text(facts["fixed_b"])}))
     if entry.year != on_date.year:
-        issues.append(CheckIssue("RECOGNISED_WRONG_YEAR", params={"entry": entry, "year": entry.year, "date": on_date}))
+        issues.append(Issue("RECOGNISED_WRONG_YEAR", params={"entry": entry, "year": entry.year, "date": on_date}))
     if entry.club_id and entry.club_id != upload.club_id:
         organiser = upload.club or upload.region or upload.federation
         issues.append(
-            CheckIssue(
-                "RECOGNISED_OTHER_ORGANISER", params={"entry": entry, "club": entry.club, "organiser": organiser}
-            )
+            Issue("RECOGNISED_OTHER_ORGANISER", params={"entry": entry, "club": entry.club, "organiser": organiser})
         )
     approval = getattr(entry, "tourist_approval", None)
     if entry.tourist and (approval is None or approval.status != TouristApproval.Status.APPROVED):
-        issues.append(CheckIssue("TOURIST_NOT_APPROVED", params={"entry": entry}))
+        issues.append(Issue("TOURIST_NOT_APPROVED", params={"entry": entry}))
     return kinds, issues

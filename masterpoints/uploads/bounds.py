@@ -21,9 +21,8 @@ from typing import Any
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 
-from tournaments.checks import CheckIssue
-from tournaments.importers.issues import Location
 from tournaments.importers.model import ParsedEvent
+from tournaments.issues import Issue, Location
 from tournaments.models import Entry, Participation, RankingGroup, Tournament
 
 #: At most this many entries (pairs, teams, players of an individual) in one event. The largest real results
@@ -40,14 +39,14 @@ MAX_ENTRIES_PER_EVENT = 2000
 MAX_PLAYERS_PER_ENTRY = 8
 
 
-def check_bounds(event: ParsedEvent) -> list[CheckIssue]:
+def check_bounds(event: ParsedEvent) -> list[Issue]:
     """The file's entries and players against the office's limits, then every value a confirm writes against
     its column; counted on the parsed event only."""
     entries = sum(group.field_size for group in event.groups)
     if entries > MAX_ENTRIES_PER_EVENT:
-        return [CheckIssue("ENTRIES_TOO_MANY", params={"count": entries, "limit": MAX_ENTRIES_PER_EVENT})]
+        return [Issue("ENTRIES_TOO_MANY", params={"count": entries, "limit": MAX_ENTRIES_PER_EVENT})]
     too_many = [
-        CheckIssue(
+        Issue(
             "PLAYERS_TOO_MANY",
             entry.where,
             {"entry": entry.number, "count": len(entry.players), "limit": MAX_PLAYERS_PER_ENTRY},
@@ -58,7 +57,7 @@ def check_bounds(event: ParsedEvent) -> list[CheckIssue]:
     return too_many or _column_issues(event)
 
 
-def _column_issues(event: ParsedEvent) -> list[CheckIssue]:
+def _column_issues(event: ParsedEvent) -> list[Issue]:
     """Each value of the file that ``tournament_create_from_preview`` writes as it is (names it cuts to their
     column are not refused), against its column."""
     where = Location()
@@ -82,7 +81,7 @@ def _field(model: type[models.Model], name: str) -> models.Field:
     return model._meta.get_field(name)
 
 
-def _column_issue(column: models.Field, value: Any, where: Location) -> CheckIssue | None:
+def _column_issue(column: models.Field, value: Any, where: Location) -> Issue | None:
     """``VALUE_TOO_LONG`` or ``NUMBER_OUT_OF_RANGE`` when ``value`` does not fit ``column``, else ``None``."""
     if value is None:
         return None
@@ -91,7 +90,7 @@ def _column_issue(column: models.Field, value: Any, where: Location) -> CheckIss
         if len(value) <= column.max_length:
             return None
         params = {"field": label, "value": _shown(value), "length": len(value), "limit": column.max_length}
-        return CheckIssue("VALUE_TOO_LONG", where, params)
+        return Issue("VALUE_TOO_LONG", where, params)
     if isinstance(column, models.DecimalField):
         step = Decimal(1).scaleb(-column.decimal_places)
         limit = Decimal(10) ** (column.max_digits - column.decimal_places) - step
@@ -103,7 +102,7 @@ def _column_issue(column: models.Field, value: Any, where: Location) -> CheckIss
     if fits:
         return None
     params = {"field": label, "value": _shown(str(value)), "minimum": minimum, "limit": limit}
-    return CheckIssue("NUMBER_OUT_OF_RANGE", where, params)
+    return Issue("NUMBER_OUT_OF_RANGE", where, params)
 
 
 def _shown(text: str) -> str:

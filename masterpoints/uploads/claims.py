@@ -18,7 +18,7 @@ from clubs.models import PlayingTime
 from federation.models import Player
 from masterpoints.cups.services import top16
 from masterpoints.uploads.lines import Preview
-from tournaments.checks import CheckIssue
+from tournaments.issues import Issue
 from tournaments.models import SimultaneousEvent
 from tournaments.sanctions.selectors import Claim
 
@@ -59,7 +59,7 @@ def resolve_playing_time(preview: Preview) -> None:
     if chosen:
         found = PlayingTime.objects.filter(club=upload.club, pk=fact_id(chosen) or 0).first()
         if found is None:
-            preview.issues.append(CheckIssue("PLAYING_TIME_OTHER_CLUB", params={"club": upload.club}))
+            preview.issues.append(Issue("PLAYING_TIME_OTHER_CLUB", params={"club": upload.club}))
         preview.playing_time, preview.playing_time_source = found, "chosen"
         return
     _default_playing_time(preview)
@@ -78,12 +78,12 @@ def _default_playing_time(preview: Preview) -> None:
         preview.playing_time = next((pt for pt in candidates if pt.part_of_day == part), None)
         if preview.playing_time is None:
             params = {"time": event.start_time.strftime("%H:%M"), "weekday": day_name, "times": times}
-            preview.issues.append(CheckIssue("PLAYING_TIME_NOT_AT_TIME", params=params))
+            preview.issues.append(Issue("PLAYING_TIME_NOT_AT_TIME", params=params))
     elif len(candidates) == 1:
         preview.playing_time = candidates[0]
     elif candidates:
         params = {"count": len(candidates), "weekday": day_name, "times": times}
-        preview.issues.append(CheckIssue("PLAYING_TIME_CHOOSE", params=params))
+        preview.issues.append(Issue("PLAYING_TIME_CHOOSE", params=params))
     preview.playing_time_source = "default" if preview.playing_time else ""
 
 
@@ -132,7 +132,7 @@ def top16_entrants(preview: Preview, members: list[Player]) -> None:
     listed = top16(club=upload.club, season=season, playing_time=time, on=event.date, reserves=len(members))
     label = str(time) if time is not None else str(_("combined"))
     if not listed:
-        preview.issues.append(CheckIssue("TOP16_LIST_EMPTY", params={"list": label}))
+        preview.issues.append(Issue("TOP16_LIST_EMPTY", params={"list": label}))
         return
     qualified = {line.player.pk for line in listed if line.qualified}
     playing = {member.pk for member in members}
@@ -148,7 +148,7 @@ def top16_entrants(preview: Preview, members: list[Player]) -> None:
         "players": named + (f" (+{more})" if more > 0 else ""),
         "list": label,
     }
-    preview.issues.append(CheckIssue("TOP16_NOT_ENTITLED", params=params))
+    preview.issues.append(Issue("TOP16_NOT_ENTITLED", params=params))
 
 
 def engine_special(preview: Preview) -> str:

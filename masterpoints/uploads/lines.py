@@ -11,8 +11,8 @@ from clubs.models import PlayingTime
 from federation.models import Player
 from federation.schemes import SchemeInfo
 from masterpoints.engine.common import KIND_DECIMALS, PlayerAward, format_units
-from tournaments.importers.issues import Location, Severity
 from tournaments.importers.model import Entry, ParsedEvent, RankingGroup
+from tournaments.issues import Location, Severity
 from tournaments.models import ResultUpload, Sanction, SimultaneousEvent, Tournament
 
 

@@ -29,10 +29,10 @@ from masterpoints.uploads.bounds import check_bounds
 from masterpoints.uploads.lines import Difference, EntryLine, GroupLine, PlayerLine, Preview, event_key
 from masterpoints.uploads.models import ClubAlias, club_id_key
 from tournaments import recognised
-from tournaments.checks import CheckIssue
 from tournaments.importers import parse_results
-from tournaments.importers.issues import Location, Severity
 from tournaments.importers.model import Entry, Participant
+from tournaments.issues import Issue, Location, Severity
+from tournaments.issues.file_codes import FILE_CODES
 from tournaments.models import ResultUpload, Tournament
 from tournaments.sanctions import selectors as sanctions
 
@@ -94,7 +94,7 @@ def build_preview(
 
 def _blocks_computation(issue) -> bool:
     """Player issues do not stop the computation (the preview still shows the points); file issues do."""
-    return not isinstance(issue, CheckIssue) or issue.code in (
+    return issue.code in FILE_CODES or issue.code in (
         "CATEGORY_NOT_ALLOWED",
         "BOARDS_UNKNOWN",
         *sanctions.CLAIM_REFUSALS,
@@ -107,7 +107,7 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     if upload.club_id and event.club_number and _same_number(event.club_number, upload.club.number) is False:
         preview.issues.append(_club_issue(upload, event.club_number))
     if event.date and event.date > today:
-        preview.issues.append(CheckIssue("DATE_IN_FUTURE", params={"date": event.date}))
+        preview.issues.append(Issue("DATE_IN_FUTURE", params={"date": event.date}))
     organiser_kind = facts.get("organiser_kind", "club")
     category = facts.get("category")
     info = preview.scheme
@@ -140,7 +140,7 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
         if kind not in allowed:
             organiser = str(upload.club or upload.region or upload.federation)
             params = {"organiser": organiser, "category": kind, "rule": info.award_rule}
-            preview.issues.append(CheckIssue("CATEGORY_NOT_ALLOWED", params=params))
+            preview.issues.append(Issue("CATEGORY_NOT_ALLOWED", params=params))
     _note_form_by_matches(preview)
     # An office entry states each player's boards itself and D-Q34 spreads them evenly: nothing is estimated.
     if scoring.event_form(preview) == "teams" and not facts.get("office_form"):
@@ -152,9 +152,9 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
                     and player.boards_played < entry.boards_played
                 ):
                     params = {"player": player.name, "boards": player.boards_played, "team_boards": entry.boards_played}
-                    preview.issues.append(CheckIssue("TEAM_SHARE_ESTIMATED", player.where, params))
+                    preview.issues.append(Issue("TEAM_SHARE_ESTIMATED", player.where, params))
     if not (facts.get("boards") or event.boards_played or event.boards_declared):
-        preview.issues.append(CheckIssue("BOARDS_UNKNOWN"))
+        preview.issues.append(Issue("BOARDS_UNKNOWN"))
     _note_zero_boards(preview)
     duplicate = (
         ResultUpload.objects.filter(
@@ -164,7 +164,7 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
         .first()
     )
     if duplicate:
-        preview.issues.append(CheckIssue("DUPLICATE_FILE", params={"date": timezone.localdate(duplicate.confirmed_at)}))
+        preview.issues.append(Issue("DUPLICATE_FILE", params={"date": timezone.localdate(duplicate.confirmed_at)}))
 
 
 def _note_form_by_matches(preview: Preview) -> None:
@@ -175,9 +175,9 @@ def _note_form_by_matches(preview: Preview) -> None:
     boards = sorted({match.boards for match in preview.event.matches if match.opponent is not None})
     params = {"boards": ", ".join(str(b) for b in boards)}
     if found == "minihold" and not declared:
-        preview.issues.append(CheckIssue("MINIHOLD_BY_MATCHES", params=params))
+        preview.issues.append(Issue("MINIHOLD_BY_MATCHES", params=params))
     elif found is not None and declared in ("teams", "minihold") and declared != found:
-        preview.issues.append(CheckIssue("FORM_CONTRADICTS_MATCHES", params={**params, "declared": declared}))
+        preview.issues.append(Issue("FORM_CONTRADICTS_MATCHES", params={**params, "declared": declared}))
 
 
 def _note_zero_boards(preview: Preview) -> None:
@@ -186,22 +186,22 @@ def _note_zero_boards(preview: Preview) -> None:
     for entry in preview.event.entries():
         names = " & ".join(player.name for player in entry.players if player.name) or f"#{entry.number}"
         if entry.boards_played == 0:
-            preview.issues.append(CheckIssue("ZERO_BOARDS", entry.where, {"who": names}))
+            preview.issues.append(Issue("ZERO_BOARDS", entry.where, {"who": names}))
             continue
         for player in entry.players:
             if player.boards_played == 0:
-                preview.issues.append(CheckIssue("ZERO_BOARDS", player.where, {"who": player.name or names}))
+                preview.issues.append(Issue("ZERO_BOARDS", player.where, {"who": player.name or names}))
 
 
-def _club_issue(upload: ResultUpload, file_club: str) -> CheckIssue:
+def _club_issue(upload: ResultUpload, file_club: str) -> Issue:
     """CLUB_MISMATCH, or the notice CLUB_ALIAS when the club recorded the file's club id as its own (D-Q40)."""
     alias = ClubAlias.objects.filter(
         federation_id=upload.federation_id, club_id=upload.club_id, file_club_id=club_id_key(file_club)
     ).first()
     params = {"file_club": file_club, "club": upload.club.number}
     if alias is None:
-        return CheckIssue("CLUB_MISMATCH", Location(path="CLUB"), params)
-    return CheckIssue("CLUB_ALIAS", Location(path="CLUB"), {**params, "date": timezone.localdate(alias.recorded_at)})
+        return Issue("CLUB_MISMATCH", Location(path="CLUB"), params)
+    return Issue("CLUB_ALIAS", Location(path="CLUB"), {**params, "date": timezone.localdate(alias.recorded_at)})
 
 
 def _same_number(a: str, b: str) -> bool:
@@ -266,7 +266,7 @@ def _resolve_players(preview: Preview, *, suggest: bool) -> dict[str, list[Playe
                 if slot in seen:
                     other = seen[slot]
                     preview.issues.append(
-                        CheckIssue(
+                        Issue(
                             "PLAYER_TWICE",
                             participant.where,
                             {
@@ -280,7 +280,7 @@ def _resolve_players(preview: Preview, *, suggest: bool) -> dict[str, list[Playe
                 seen[slot] = line
                 if line.player.status != Player.Status.MEMBER:
                     preview.issues.append(
-                        CheckIssue(
+                        Issue(
                             "PLAYER_NOT_MEMBER",
                             participant.where,
                             {"player": str(line.player), "status": line.player.get_status_display()},
@@ -319,7 +319,7 @@ def _resolve_one(
             if line.player is None:
                 line.resolution = "unresolved"
                 preview.issues.append(
-                    CheckIssue(
+                    Issue(
                         "RESOLUTION_NUMBER_UNKNOWN",
                         participant.where,
                         {"number": chosen.get("number"), "name": name, "key": key},
@@ -330,7 +330,7 @@ def _resolve_one(
     if earlier is not None:
         line.player, line.resolution, line.remembered = earlier, "member", True
         params = {"name": name, "number": participant.national_id or "–", "player": str(earlier)}
-        preview.issues.append(CheckIssue("RESOLUTION_REMEMBERED", participant.where, params))
+        preview.issues.append(Issue("RESOLUTION_REMEMBERED", participant.where, params))
         return line
     if participant.national_id:
         line.player = find(participant.national_id)
@@ -339,15 +339,13 @@ def _resolve_one(
             if names.is_mismatch(participant.name or "", line.player):
                 line.name_mismatch = True
                 params = {"name": name, "number": participant.national_id, "register": line.player.full_name}
-                preview.issues.append(CheckIssue("NAME_MISMATCH", participant.where, {**params, "key": key}))
+                preview.issues.append(Issue("NAME_MISMATCH", participant.where, {**params, "key": key}))
             return line
         preview.issues.append(
-            CheckIssue(
-                "PLAYER_UNKNOWN", participant.where, {"name": name, "number": participant.national_id, "key": key}
-            )
+            Issue("PLAYER_UNKNOWN", participant.where, {"name": name, "number": participant.national_id, "key": key})
         )
     else:
-        preview.issues.append(CheckIssue("PLAYER_UNIDENTIFIED", participant.where, {"name": name, "key": key}))
+        preview.issues.append(Issue("PLAYER_UNIDENTIFIED", participant.where, {"name": name, "key": key}))
     return line
 
 
@@ -357,7 +355,7 @@ def _compute(preview: Preview) -> None:
     try:
         result = scoring.compute(preview)
     except RequestError as error:
-        preview.issues.append(CheckIssue("ENGINE_REFUSED", params={"field": error.field, "message": error.message}))
+        preview.issues.append(Issue("ENGINE_REFUSED", params={"field": error.field, "message": error.message}))
         return
     except LookupError:
         preview.issues.append(_ruleset_missing(preview))
@@ -369,17 +367,17 @@ def _compute(preview: Preview) -> None:
     preview.issues += result.issues
     for group_name, reason in result.nothing_awarded:
         # The engine's Reason (or None): translated by its code and parameters when the page shows it.
-        issue = CheckIssue("NOTHING_AWARDED", params={"group": group_name, "reason": reason_text_lazy(reason)})
+        issue = Issue("NOTHING_AWARDED", params={"group": group_name, "reason": reason_text_lazy(reason)})
         preview.issues.append(issue)
     _compare_supplied_awards(preview)
 
 
-def _ruleset_missing(preview: Preview) -> CheckIssue:
+def _ruleset_missing(preview: Preview) -> Issue:
     """RULESET_MISSING naming the rule sets on record with their dates, so the director knows
     what to ask the secretariat for."""
     found = rule_sets_on_record(preview.upload.federation)
     listed = tuple(Days(valid_from, name=name) for name, valid_from in found) or "–"
-    return CheckIssue("RULESET_MISSING", params={"date": preview.event.date, "rule_sets": listed})
+    return Issue("RULESET_MISSING", params={"date": preview.event.date, "rule_sets": listed})
 
 
 def _compare_supplied_awards(preview: Preview) -> None:
@@ -397,7 +395,7 @@ def _compare_supplied_awards(preview: Preview) -> None:
             our_text = ", ".join(f"{amount} {kind}" for kind, amount in ours) or "0"
             if theirs and their_text != our_text:
                 preview.issues.append(
-                    CheckIssue(
+                    Issue(
                         "AWARD_DIFFERS",
                         line.entry.where,
                         {"entry": line.entry.number, "theirs": their_text, "ours": our_text},
@@ -417,7 +415,7 @@ def _compare_with_previous(preview: Preview) -> None:
     if previous is None:
         return
     preview.previous = previous
-    preview.issues.append(CheckIssue("SUPERSEDES", params={"date": timezone.localdate(previous.created_at)}))
+    preview.issues.append(Issue("SUPERSEDES", params={"date": timezone.localdate(previous.created_at)}))
     before: dict[tuple[int, str], int] = {}
     players: dict[int, Player] = {}
     for award in previous.awards.select_related("player"):

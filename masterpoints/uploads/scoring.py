@@ -21,7 +21,7 @@ from masterpoints.engine.dbf.scale import fmt
 from masterpoints.uploads import claims, substitutes
 from masterpoints.uploads.lines import GroupLine, Preview, group_label
 from masterpoints.uploads.scoring_teams import dbf_team_awards
-from tournaments.checks import CheckIssue
+from tournaments.issues import Issue
 
 
 @dataclass
@@ -181,15 +181,15 @@ def handicap_basis(preview: Preview, rules, notes: list) -> str | None:
             column = HANDICAP_COLUMNS.get(preview.event.format, "handicap")
             rule = "§ 405B6f" if category == "BP" else "D-Q17"
             params = {"format": preview.event.format.upper(), "column": column, "category": category, "rule": rule}
-            notes.append(CheckIssue("HANDICAP_NOT_IN_FILE", params={**params, "basis": HANDICAP_BASES[basis]}))
+            notes.append(Issue("HANDICAP_NOT_IN_FILE", params={**params, "basis": HANDICAP_BASES[basis]}))
         return None
     if basis == "nominal":
         rule = "§ 405B6f" if category == "BP" else "D-Q17"
-        notes.append(CheckIssue("HANDICAP_NOMINAL", params={"category": category, "rule": rule}))
+        notes.append(Issue("HANDICAP_NOMINAL", params={"category": category, "rule": rule}))
         return basis
     lines = [line for group in preview.groups for line in group.entries]
     changed = sum(1 for line in lines if _places(line, basis) != (line.entry.place_first, line.entry.place_last))
-    notes.append(CheckIssue("HANDICAP_RESULT", params={"category": category, "changed": changed}))
+    notes.append(Issue("HANDICAP_RESULT", params={"category": category, "changed": changed}))
     return basis
 
 
@@ -246,7 +246,7 @@ def quota_boards(preview: Preview) -> tuple[int, list]:
         params = {"declared": declared, "counted": counted, "used": boards, "source": source}
         params["count_name"] = substitutes.QUOTA_COUNTS[source]
         chosen = facts.get("quota_count") in substitutes.QUOTA_COUNTS
-        issues.append(CheckIssue("QUOTA_BOARDS_CHOSEN" if chosen else "QUOTA_BOARDS", params=params))
+        issues.append(Issue("QUOTA_BOARDS_CHOSEN" if chosen else "QUOTA_BOARDS", params=params))
     return boards, issues
 
 
@@ -282,7 +282,7 @@ def _minihold_byes(preview: Preview, group: GroupLine, rules, notes: list) -> tu
         return (), None
     given = preview.upload.facts.get("bye_vp")
     if given in (None, ""):
-        notes.append(CheckIssue("MINIHOLD_BYES_FILE_PLACES", params={"group": group_label(group)}))
+        notes.append(Issue("MINIHOLD_BYES_FILE_PLACES", params={"group": group_label(group)}))
         return (), None
     bye_vp = Fraction(str(given))
     keys = [line.entry.key for line in group.entries if not is_absent(line)]
@@ -299,7 +299,7 @@ def _minihold_byes(preview: Preview, group: GroupLine, rules, notes: list) -> tu
                 "vp": fmt(ranking.totals[line.entry.key]),
                 "bye_vp": fmt(bye_vp),
             }
-            notes.append(CheckIssue("MINIHOLD_BYE_PLACE_CHANGED", line.entry.where, params))
+            notes.append(Issue("MINIHOLD_BYE_PLACE_CHANGED", line.entry.where, params))
     return rounds, bye_vp
 
 

@@ -32,7 +32,7 @@ from masterpoints.uploads.scoring import (
     is_compound,
     note_groups_awarding_nothing,
 )
-from tournaments.checks import CheckIssue
+from tournaments.issues import Issue
 
 #: The upload's answer for a long-running team competition (rule 8; ``federation.schemes`` lists the answers).
 LONG_RUNNING = "long_running"
@@ -130,7 +130,7 @@ def _parallel(preview: Preview, rules, kinds) -> ScoringResult:
         for player in line.players:
             result.places[player.key] = places[line.entry.key]
     params = {"groups": len(groups), "n": len(entries), "form": form}
-    result.issues.append(CheckIssue("PARALLEL_RANKINGS", params=params))
+    result.issues.append(Issue("PARALLEL_RANKINGS", params=params))
     return result
 
 
@@ -200,9 +200,9 @@ def _compound(preview: Preview, rules, kinds) -> ScoringResult:
     winner = ranking.order[0]
     boards = director_boards or sum(s.boards or 0 for i, s in enumerate(stages) if i <= ranking.reached[winner])
     params = {"sessions": len(stages), "n": len(ranking.order), "d": boards, "last": len(stages[-1].entries)}
-    result.issues.append(CheckIssue("COMPOUND_EVENT", params=params))
+    result.issues.append(Issue("COMPOUND_EVENT", params=params))
     if not ranking.eliminated:
-        result.issues.append(CheckIssue("COMPOUND_NO_ELIMINATION", params={"session": stages[-1].name}))
+        result.issues.append(Issue("COMPOUND_NO_ELIMINATION", params={"session": stages[-1].name}))
     return result
 
 

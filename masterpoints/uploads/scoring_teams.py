@@ -16,7 +16,7 @@ from masterpoints.engine.dbf import team_events as dbf_teams
 from masterpoints.engine.dbf.scale import fmt
 from masterpoints.engine.dbf.teams import team_row_value
 from masterpoints.uploads.lines import GroupLine, Preview, group_label
-from tournaments.checks import CheckIssue
+from tournaments.issues import Issue
 
 #: The team table an upload uses by category when the director names none (§ 412A, § 413A; GP needs its own).
 DBF_TEAM_TABLES = {"BP": "bp", "SP": "sp_outside_pyramid"}
@@ -42,10 +42,10 @@ def team_table(preview: Preview, rules, issues: list) -> str:
     if chosen and facts.get("organiser_kind", "club") == "club":
         raise RequestError("team_table", "a club's team event pays SP by § 413A; § 413B–F are DBf's and districts'")
     if chosen:
-        issues.append(CheckIssue("TEAM_TABLE", params={"rule": rules.team_table(chosen).source}))
+        issues.append(Issue("TEAM_TABLE", params={"rule": rules.team_table(chosen).source}))
         return chosen
     if category == "SP" and facts.get("organiser_kind", "club") != "club":
-        issues.append(CheckIssue("TEAM_TABLE_ASSUMED"))
+        issues.append(Issue("TEAM_TABLE_ASSUMED"))
     return DBF_TEAM_TABLES.get(category)
 
 
@@ -217,7 +217,7 @@ def _double_issue(group: GroupLine, rounds: list[dict[str, tuple[int, int]]]):
         return ", ".join(f"{place}. {name}" for place, name in shown)
 
     params = {"group": group_label(group), "first": placing(rounds[0]), "second": placing(rounds[1])}
-    return CheckIssue("TEAM_DOUBLE_ROUND_ROBIN", params=params)
+    return Issue("TEAM_DOUBLE_ROUND_ROBIN", params=params)
 
 
 def _matches_per_team(preview: Preview, group: GroupLine, matches, event_boards: int) -> tuple[int, int]:
@@ -259,19 +259,17 @@ def _rows_issue(preview: Preview, table: str, rows: int, rules):
     for group in preview.groups:
         value = team_row_value(table, rows, group.row_number, "strength", rules)
         values.append(f"{group_label(group)}: {fmt(value)} {preview.upload.facts['category']}")
-    return CheckIssue("TEAM_ROWS_BY_STRENGTH", params={"rows": ", ".join(values)})
+    return Issue("TEAM_ROWS_BY_STRENGTH", params={"rows": ", ".join(values)})
 
 
 def _swiss_issue(group: GroupLine, per_team: int):
     teams = group.group.field_size
     params = {"group": group_label(group), "teams": teams, "matches": per_team, "effective": min(teams, per_team + 1)}
-    return CheckIssue("TEAM_SWISS_BONUS", params=params)
+    return Issue("TEAM_SWISS_BONUS", params=params)
 
 
 def _walkover_issue(match):
-    return CheckIssue(
-        "TEAM_WALKOVER", match.where, {"round": match.round, "team": match.team, "opponent": match.opponent}
-    )
+    return Issue("TEAM_WALKOVER", match.where, {"round": match.round, "team": match.team, "opponent": match.opponent})
 
 
 def _outcomes(match) -> tuple[dict, dict]:

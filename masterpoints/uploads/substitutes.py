@@ -19,7 +19,7 @@ import dataclasses
 
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.checks import CheckIssue
+from tournaments.issues import Issue
 
 #: The seats of an entry whose SP/GP a substitute may take instead of a player (§ 405B7b, D-Q62).
 SEATS = {"pairs": 2, "individual": 1}
@@ -55,19 +55,19 @@ def seat_players(players: list, line, *, seats: int, answers: dict, notes: list)
         }
         where = line.players[index].where
         if answer == NONE:
-            notes.append(CheckIssue("SUBSTITUTE_NONE", where, params))
+            notes.append(Issue("SUBSTITUTE_NONE", where, params))
             continue
         if answer in seated_keys:
             away, code = next(p for p in seated if p.player == answer), "SUBSTITUTE_ANSWERED"
         else:
             if answer is not None:  # stored for a player who is no seat of this entry: the confirm stops
-                notes.append(CheckIssue("SUBSTITUTE_ANSWER_INVALID", where, {**params, "answer": str(answer)[:40]}))
+                notes.append(Issue("SUBSTITUTE_ANSWER_INVALID", where, {**params, "answer": str(answer)[:40]}))
             free = [p for p in seated if p.player not in replaced] or seated
             away, code = min(free, key=lambda p: p.boards), "SUBSTITUTE_ASSUMED"
         replaced.add(away.player)
         out.append(dataclasses.replace(substitute, substitute_for=away.player))
         params = {**params, "player": names[away.player], "player_boards": away.boards, "replaced": away.player}
-        notes.append(CheckIssue(code, where, params))
+        notes.append(Issue(code, where, params))
     return tuple(out)
 
 

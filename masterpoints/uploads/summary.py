@@ -38,7 +38,7 @@ from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.uploads import substitutes
 from masterpoints.uploads.lines import EntryLine, PlayerLine, Preview
 from masterpoints.uploads.models import ClubAlias, RememberedResolution
-from tournaments.importers.issues import Location
+from tournaments.issues import Location
 from tournaments.models import ResultUpload, Tournament
 
 #: Part of the fingerprint: raise it when the summary's shape or what the preview checks changes, so that

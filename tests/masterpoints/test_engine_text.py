@@ -21,7 +21,7 @@ from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_create
 from office.services import officer_assign
 from tests.factories import pairs_from_numbers, usebio_pairs
-from tournaments.checks import CheckIssue
+from tournaments.issues import Issue
 
 #: Each code with parameters as the engine gives them, and its Danish and Croatian text with those facts.
 PINNED = {
@@ -241,7 +241,7 @@ def test_the_engines_fixed_words_and_the_h8_bands_are_translated():
 def test_an_uploads_nothing_awarded_warning_is_shown_in_the_readers_language():
     reason = Reason.of("SPGP_TOO_FEW_BOARDS", boards=26, need=27, kind="SP", rule="§ 405B7c")
     for lazy_text in (translated_lazy(reason), reason_text_lazy(reason)):
-        issue = CheckIssue("NOTHING_AWARDED", params={"group": "A", "reason": lazy_text})
+        issue = Issue("NOTHING_AWARDED", params={"group": "A", "reason": lazy_text})
         with translation.override("da"):
             assert "for få spil: 26 < 27 i turneringen, ingen SP (§ 405B7c)" in str(issue.message)
         with translation.override("en"):

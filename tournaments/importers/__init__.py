@@ -1,8 +1,8 @@
 """Results-file importers: USEBIO XML, PBN (TotalScoreTable) and our CSV templates.
 
 Pure parsing and validation into the normalised model of :mod:`.model`, with every problem reported as
-an :class:`~.issues.Issue` (codes documented in :mod:`.catalogue`). No database: checking clubs and members
-is the upload service's job.
+a :class:`~tournaments.issues.Issue` (codes documented in :mod:`tournaments.issues.file_codes`). No
+database: checking clubs and members is the upload service's job.
 
 Entry points::
 
@@ -21,8 +21,8 @@ Modules: :mod:`.detect` (format from the content), :mod:`.text` (decoding and va
 (with :mod:`.usebio_entries` for entries and :mod:`.usebio_boards` for travellers and matches),
 :mod:`.pbn` (with :mod:`.pbn_table` for the ranking table) and :mod:`.csv`, which fill a :mod:`.draft`;
 :mod:`.ranking` checks and freezes it into :mod:`.model`, deciding the groups with :mod:`.grouping`, the
-places with :mod:`.places` and checking the matches with :mod:`.matches`. Issues: :mod:`.issues`
-(types), :mod:`.catalogue` with :mod:`.catalogue_entries` (codes and messages) and :mod:`.severity`.
+places with :mod:`.places` and checking the matches with :mod:`.matches`. The issues' type and
+codes are :mod:`tournaments.issues`, shared with the upload service.
 """
 
 from __future__ import annotations
@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from decimal import ROUND_UP, Decimal
 from typing import BinaryIO
 
+from tournaments.issues import SUPPORTED_FORMATS, Issue, IssueList, Location, Severity, make_issue
+
 from .csv import find_delimiter, looks_delimited, parse_csv_text
 from .detect import sniff
-from .issues import CATALOGUE, SUPPORTED_FORMATS, Issue, IssueList, Location, Severity, make_issue
 from .model import (
     EncodingDecision,
     Entry,
@@ -50,7 +51,6 @@ from .text import CENTRAL_EUROPEAN, DEFAULT_FALLBACK_ENCODINGS, WESTERN_EUROPEAN
 from .usebio import parse_usebio
 
 __all__ = [
-    "CATALOGUE",
     "CENTRAL_EUROPEAN",
     "DEFAULT_FALLBACK_ENCODINGS",
     "MAX_UPLOAD_BYTES",
@@ -58,16 +58,12 @@ __all__ = [
     "EncodingDecision",
     "Entry",
     "ImportResult",
-    "Issue",
-    "Location",
     "Match",
     "MatchPair",
     "ParsedEvent",
     "Participant",
     "RankingGroup",
-    "Severity",
     "SuppliedAward",
-    "make_issue",
     "parse_results",
     "parse_upload",
 ]

@@ -41,8 +41,9 @@ from decimal import Decimal
 
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.issues import IssueList, Location
+
 from .draft import DraftEntry, DraftEvent
-from .issues import IssueList, Location
 from .model import EncodingDecision, Match, ParsedEvent, Participant
 from .ranking import finalise
 from .text import (

@@ -13,7 +13,8 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .issues import Location
+from tournaments.issues import Location
+
 from .model import EncodingDecision, Match, Participant, SuppliedAward
 
 

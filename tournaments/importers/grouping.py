@@ -17,8 +17,9 @@ from collections.abc import Iterable
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.issues import IssueList, Location
+
 from .draft import DraftEntry, DraftEvent
-from .issues import IssueList, Location
 from .places import competition_ranking
 
 #: ((session, section, direction), entries)

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections import defaultdict
 from decimal import Decimal
 
+from tournaments.issues import IssueList
+
 from .draft import DraftEntry, DraftEvent
-from .issues import IssueList
 from .model import Match
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .issues import Location
+from tournaments.issues import Location
 
 
 @dataclass(frozen=True)

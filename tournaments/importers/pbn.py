@@ -45,8 +45,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from tournaments.issues import IssueList, Location
+
 from .draft import DraftEvent
-from .issues import IssueList, Location
 from .model import ParsedEvent
 from .pbn_table import TOKEN, Table, decide_centres, has_id_column, header_scoring, normalise, read_table
 from .ranking import finalise

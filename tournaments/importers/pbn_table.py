@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from masterpoints.engine.common import MAX_BOARDS
+from tournaments.issues import IssueList, Location
 
 from .draft import DraftEntry, DraftEvent
-from .issues import IssueList, Location
 from .model import Participant
 from .places import competition_ranking
 from .text import (

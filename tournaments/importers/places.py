@@ -16,8 +16,9 @@ from decimal import Decimal
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.issues import IssueList
+
 from .draft import DraftEntry
-from .issues import IssueList
 
 
 def competition_ranking(places: Iterable[int]) -> tuple[int, int, int] | None:

@@ -15,9 +15,10 @@ from collections.abc import Callable
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.issues import IssueList, Location
+
 from .draft import DraftEntry, DraftEvent
 from .grouping import partition as decide_groups
-from .issues import IssueList, Location
 from .matches import check_matches, team_boards_from_matches
 from .model import Entry, Match, ParsedEvent, Participant, RankingGroup
 from .places import rank_group

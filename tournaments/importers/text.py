@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 
+from tournaments.issues import IssueList, Location
+
 from .charsets import (
     CENTRAL_EUROPEAN,
     DEFAULT_FALLBACK_ENCODINGS,
@@ -21,7 +23,6 @@ from .charsets import (
     choose_encoding,
     codec_name,
 )
-from .issues import IssueList, Location
 from .model import EncodingDecision
 
 __all__ = [

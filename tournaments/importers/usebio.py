@@ -52,8 +52,9 @@ from xml.etree.ElementTree import Element, ParseError, TreeBuilder
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
+from tournaments.issues import IssueList, Location
+
 from .draft import DraftEvent
-from .issues import IssueList, Location
 from .model import EncodingDecision, ParsedEvent
 from .ranking import finalise
 from .text import DEFAULT_FALLBACK_ENCODINGS, clean, decode_text, parse_int, report_date

@@ -23,8 +23,9 @@ from xml.etree.ElementTree import Element
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.issues import IssueList
+
 from .draft import DraftEntry, DraftEvent
-from .issues import IssueList
 from .model import Match, MatchPair
 from .text import clean, parse_decimal, split_entry_number
 from .usebio_entries import EntryReader, child_text

@@ -14,8 +14,9 @@ from dataclasses import replace
 from decimal import Decimal
 from xml.etree.ElementTree import Element
 
+from tournaments.issues import IssueList, Location
+
 from .draft import DraftEntry
-from .issues import IssueList, Location
 from .model import Participant, SuppliedAward
 from .text import (
     clean,

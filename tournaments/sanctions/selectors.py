@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubMembership, PlayingTime
 from federation.refusals import Days
-from tournaments.checks import CheckIssue
+from tournaments.issues import Issue
 from tournaments.models import Sanction, SimultaneousEvent, Tournament
 from tournaments.sanctions.rules import MIN_CLUBS, season_of
 from tournaments.simultaneous import covering
@@ -29,7 +29,7 @@ class EventSanction:
 
     kind: str = "none"
     sanction: Sanction | None = None
-    issues: list[CheckIssue] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
 
 
 #: The refusals of a claim of automatic SP (§ 403A): errors that stop the computation, as the points would
@@ -104,7 +104,7 @@ def _granted(*, club: Club, category: str, on_date: datetime.date, event_key: st
     if not free:
         return EventSanction(issues=[sanction_used_issue(candidates[0], users[candidates[0].pk])])
     sanction = free[0]
-    info = CheckIssue(
+    info = Issue(
         "SANCTION_APPLIED",
         params={
             "quota": sanction.get_quota_display(),
@@ -115,7 +115,7 @@ def _granted(*, club: Club, category: str, on_date: datetime.date, event_key: st
     return EventSanction(kind=sanction.quota, sanction=sanction, issues=[info])
 
 
-def partial_result_issues(*, club: Club, on_date: datetime.date, bp_not_partial: bool) -> list[CheckIssue]:
+def partial_result_issues(*, club: Club, on_date: datetime.date, bp_not_partial: bool) -> list[Issue]:
     """A club's BP upload on a day its granted SP or GP sanction covers: refused as a partial result of that
     tournament (``BP_PARTIAL_OF_SP_GP``) unless the director states it is not one (``BP_BESIDE_SP_GP``).
 
@@ -141,12 +141,12 @@ def partial_result_issues(*, club: Club, on_date: datetime.date, bp_not_partial:
         "date": sanction.date,
         "end_date": sanction.end_date,
     }
-    return [CheckIssue("BP_BESIDE_SP_GP" if bp_not_partial else "BP_PARTIAL_OF_SP_GP", params=params)]
+    return [Issue("BP_BESIDE_SP_GP" if bp_not_partial else "BP_PARTIAL_OF_SP_GP", params=params)]
 
 
-def sanction_used_issue(sanction: Sanction, tournament: Tournament) -> CheckIssue:
+def sanction_used_issue(sanction: Sanction, tournament: Tournament) -> Issue:
     """``SANCTION_USED``: ``sanction`` already pays ``tournament``, another event (§ 403B1, § 403B7, D-Q24)."""
-    return CheckIssue(
+    return Issue(
         "SANCTION_USED",
         params={
             "sanction": sanction.pk,
@@ -164,7 +164,7 @@ def sanction_used_by(sanction: Sanction) -> Tournament | None:
 
 
 def _refused(code: str, **params) -> EventSanction:
-    return EventSanction(issues=[CheckIssue(code, params=params)])
+    return EventSanction(issues=[Issue(code, params=params)])
 
 
 def _days(held: Tournament | SimultaneousEvent, *, named: bool = True) -> Days:
@@ -243,9 +243,7 @@ def _simultaneous(*, club: Club, on_date: datetime.date, event_key: str, claim: 
     return EventSanction(kind="automatic")
 
 
-def sanction_check_after(
-    *, sanction: Sanction, players: Sequence, no_outside_entries_refused: bool
-) -> list[CheckIssue]:
+def sanction_check_after(*, sanction: Sanction, players: Sequence, no_outside_entries_refused: bool) -> list[Issue]:
     """The issues of a sanctioned tournament's entry list (§ 403B5c, § 403B6c): fewer than 5 clubs
     represented, or more than half the participants from one club; none when the club refused no entries
     from other clubs, or when a dispensation from c was granted (§ 403B5e, SP only).
@@ -265,14 +263,12 @@ def sanction_check_after(
     issues = []
     rule = "§ 403B5c" if sanction.category == "SP" else "§ 403B6c"
     if len(per_club) < MIN_CLUBS:
-        issues.append(CheckIssue("SANCTION_FEW_CLUBS", params={"clubs": len(per_club), "rule": rule}))
+        issues.append(Issue("SANCTION_FEW_CLUBS", params={"clubs": len(per_club), "rule": rule}))
     if per_club:
         club_id, count = per_club.most_common(1)[0]
         if count * 2 > total:
             club = Club.objects.get(pk=club_id)
             issues.append(
-                CheckIssue(
-                    "SANCTION_ONE_CLUB_MAJORITY", params={"club": club, "count": count, "total": total, "rule": rule}
-                )
+                Issue("SANCTION_ONE_CLUB_MAJORITY", params={"club": club, "count": count, "total": total, "rule": rule})
             )
     return issues

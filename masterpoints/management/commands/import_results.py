@@ -33,7 +33,7 @@ from masterpoints.engine.common import MAX_BOARDS
 from masterpoints.uploads.lines import Preview
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
-from tournaments.checks import CheckIssue
+from tournaments.issues import Issue
 from tournaments.models import ResultUpload
 
 ORGANISERS = ("club", "federation")
@@ -113,12 +113,12 @@ class Command(BaseCommand):
         )
         preview = build_preview(upload, data=data)
         if preview.event is not None and _unchanged(preview, digest, facts):
-            preview.issues.append(CheckIssue("IMPORT_UNCHANGED", params={"tournament": preview.previous.pk}))
+            preview.issues.append(Issue("IMPORT_UNCHANGED", params={"tournament": preview.previous.pk}))
             seen.setdefault(preview.event_key, str(path))
             return True, report_for(path, preview, status="unchanged")
         if preview.event is not None:
             if preview.event_key in seen:
-                preview.issues.append(CheckIssue("IMPORT_EVENT_TWICE", params={"file": seen[preview.event_key]}))
+                preview.issues.append(Issue("IMPORT_EVENT_TWICE", params={"file": seen[preview.event_key]}))
             seen.setdefault(preview.event_key, str(path))
         ok = preview.event is not None and not preview.has_errors and (accept_warnings or not preview.has_warnings)
         if ok and not dry_run:
@@ -137,7 +137,7 @@ class Command(BaseCommand):
                     results_upload_confirm(actor=None, upload=stored, acknowledge_warnings=True, trusted=True)
             except ValidationError as error:
                 ok = False
-                preview.issues.append(CheckIssue("IMPORT_REFUSED", params={"message": " ".join(error.messages)}))
+                preview.issues.append(Issue("IMPORT_REFUSED", params={"message": " ".join(error.messages)}))
         status = ("checked" if dry_run else "imported") if ok else "refused"
         return ok, report_for(path, preview, status=status)
 

@@ -7,8 +7,9 @@ import re
 
 import pytest
 
-from tournaments.importers import CATALOGUE, catalogue, parse_results
-from tournaments.importers.issues import Severity
+from tournaments.importers import parse_results
+from tournaments.issues import CATALOGUE, Severity, file_codes, make_issue, upload_codes
+from tournaments.issues.file_codes import FILE_CODES
 
 #: (code, variant) of every error -> the project's fixture that produces it. FILE_TOO_LARGE is
 #: generated in test_hostile.py (a 50 MB file is not committed).
@@ -57,16 +58,16 @@ GENERATED_IN_TESTS = {("FILE_TOO_LARGE", "")}
 
 
 def test_the_module_docstring_table_lists_exactly_the_catalogue_codes():
-    documented = re.findall(r"^([A-Z][A-Z0-9_]+)\s+(error|warning|info)\s", catalogue.__doc__, re.MULTILINE)
-    assert [code for code, _severity in documented] == list(CATALOGUE)
+    documented = re.findall(r"^([A-Z][A-Z0-9_]+)\s+(error|warning|info)\s", file_codes.__doc__, re.MULTILINE)
+    assert [code for code, _severity in documented] == list(FILE_CODES)
     for code, severity in documented:
-        assert CATALOGUE[code][""][0] == severity, code
+        assert FILE_CODES[code][""][0] == severity, code
 
 
 def test_every_error_code_and_variant_has_its_own_fixture():
     errors = {
         (code, variant)
-        for code, variants in CATALOGUE.items()
+        for code, variants in FILE_CODES.items()
         for variant, (sev, _t) in variants.items()
         if sev == "error"
     }
@@ -116,3 +117,33 @@ def test_messages_are_lazy_and_params_are_plain_values_for_code_level_checks(dat
     (issue,) = result.issues
     assert issue.template is CATALOGUE["ID_DUPLICATE_IN_EVENT"][""][1]
     assert all(isinstance(v, (str, int)) for v in issue.params.values())
+
+
+def test_the_upload_codes_tables_list_exactly_the_upload_service_codes():
+    """The upload service's codes are documented in their modules' tables, as the file's codes are."""
+    from tournaments.issues import dbf_codes
+    from tournaments.issues.upload_codes import UPLOAD_CODES
+
+    tables = upload_codes.__doc__ + dbf_codes.__doc__
+    documented = re.findall(r"^([A-Z][A-Z0-9_]+)\s+(error|warning|info)\s", tables, re.MULTILINE)
+    assert sorted(code for code, _severity in documented) == sorted(UPLOAD_CODES)
+    for code, severity in documented:
+        assert UPLOAD_CODES[code][0] == severity, code
+
+
+def test_one_issue_type_for_the_file_and_the_upload_service():
+    """The importers' and the upload service's findings are the same :class:`Issue`: one catalogue, one JSON
+    shape (numbers stay numbers, a date is ISO 8601), and a code or variant outside the catalogue is refused."""
+    import datetime
+
+    file_issue = make_issue("ENTRY_DUPLICATE", entry=3, group="A")
+    upload_issue = make_issue("DATE_IN_FUTURE", date=datetime.date(2026, 12, 24))
+    assert type(file_issue) is type(upload_issue)
+    assert file_issue.as_dict()["params"] == {"entry": 3, "group": "A"}
+    assert upload_issue.as_dict()["params"] == {"date": "2026-12-24"}
+    assert upload_issue.severity is Severity.ERROR
+    assert set(CATALOGUE) >= {"ENTRY_DUPLICATE", "DATE_IN_FUTURE"}
+    with pytest.raises(KeyError):
+        make_issue("NOT_A_CODE")
+    with pytest.raises(KeyError):
+        make_issue("DATE_IN_FUTURE", variant="us")

@@ -8,7 +8,6 @@ from decimal import Decimal
 
 import pytest
 
-from tournaments.importers.issues import IssueList, Location
 from tournaments.importers.places import competition_ranking
 from tournaments.importers.text import (
     decode_text,
@@ -19,6 +18,7 @@ from tournaments.importers.text import (
     parse_place,
     split_entry_number,
 )
+from tournaments.issues import IssueList, Location
 
 
 @pytest.mark.parametrize(

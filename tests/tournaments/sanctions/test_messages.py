@@ -13,7 +13,7 @@ from django.utils.formats import date_format
 
 from clubs.models import Club, PlayingTime
 from office.services import officer_assign
-from tournaments.checks import CheckIssue
+from tournaments.issues import Issue
 from tournaments.sanctions.rules import add_months, filing_deadline
 from tournaments.sanctions.services import sanction_apply
 
@@ -72,7 +72,7 @@ def test_filed_too_late_in_danish_names_the_dates_as_danish_writes_them_403b7_is
 
 
 def test_an_upload_issue_shows_its_date_in_the_readers_locale_and_keeps_iso_for_machines_issue_18():
-    issue = CheckIssue("DATE_IN_FUTURE", params={"date": DAY})
+    issue = Issue("DATE_IN_FUTURE", params={"date": DAY})
     assert str(issue.message) == "The event's date 2026-12-11 lies in the future."
     with translation.override("da"):
         assert "11. december 2026" in str(issue.message)
@@ -157,5 +157,5 @@ def test_the_form_preselects_no_club_for_a_director_of_two_issue_19(client, worl
 def test_a_refusal_on_a_seasons_quota_says_none_is_left_that_season_403a1_403a2_443b2(code, params, left):
     """§ 403A2 and § 443B2: one top-16 per playing time (or one combined) a season; § 403A1 and § 453: one
     alternative Klubsølv a season. The refusal says the season's quota is used up."""
-    issue = CheckIssue(code, params={"season": "2025/26", "other": "Top-16 (2025-10-06)", **params})
+    issue = Issue(code, params={"season": "2025/26", "other": "Top-16 (2025-10-06)", **params})
     assert left in str(issue.message)

@@ -1,12 +1,12 @@
-"""The catalogue of issue codes the results importers report: severity and message of every variant.
+"""The codes the results importers report about the file: severity and message of every variant.
 
 Every code has a default variant ``""`` and may have named ones (``FILE_BINARY`` / ``access``); an
-:class:`~.issues.Issue` is built from here by :func:`~.issues.make_issue`. Messages are lazy
+:class:`~tournaments.issues.Issue` is built from here by :func:`~tournaments.issues.make_issue`. Messages are lazy
 translations with named placeholders, filled from the issue's ``params`` when rendered.
 
 Severities: ``error`` blocks the upload; ``warning`` needs the director's acknowledgement; ``info`` is
 shown for the record. The table below is the single list of codes (a test keeps it in step with
-:data:`CATALOGUE`).
+:data:`FILE_CODES`).
 
 ==============================  ========  ==================================================================
 Code                            Severity  When
@@ -81,16 +81,13 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from .catalogue_entries import ENTRY_CODES
+from .entry_codes import ENTRY_CODES
 from .severity import E, I, Severity, W
-
-__all__ = ["CATALOGUE", "SUPPORTED_FORMATS", "Severity"]
-
 
 #: What the refusals of an unknown or binary file offer instead (the ``supported`` parameter).
 SUPPORTED_FORMATS = _("USEBIO XML (1.2 or 1.3), PBN with a ranking table (TotalScoreTable), or our CSV templates")
 
-#: The file, encoding, XML and event codes (the entries' codes follow from :mod:`.catalogue_entries`).
+#: The file, encoding, XML and event codes (the entries' codes follow from :mod:`.entry_codes`).
 _FILE_CODES: dict[str, dict[str, tuple[Severity, Promise]]] = {
     "FILE_EMPTY": {"": (E, _("The file %(filename)s is empty."))},
     "FILE_TOO_LARGE": {
@@ -272,4 +269,4 @@ _FILE_CODES: dict[str, dict[str, tuple[Severity, Promise]]] = {
 }
 
 #: code -> variant -> (severity, message template with named placeholders)
-CATALOGUE: dict[str, dict[str, tuple[Severity, Promise]]] = {**_FILE_CODES, **ENTRY_CODES}
+FILE_CODES: dict[str, dict[str, tuple[Severity, Promise]]] = {**_FILE_CODES, **ENTRY_CODES}

@@ -1,5 +1,5 @@
-"""How much an issue matters (the severities of :mod:`.catalogue`), in a module of its own so that both
-halves of the catalogue can use it."""
+"""How much an issue matters (the severities of :data:`tournaments.issues.CATALOGUE`), in a module of its
+own so that every table of codes can use it."""
 
 from __future__ import annotations
 

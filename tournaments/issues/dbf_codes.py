@@ -1,5 +1,5 @@
 """What the DBf upload's scoring read from the file or assumed, as the preview's issues: each fact the
-points rest on, with its rule. Part of :data:`tournaments.checks.CATALOGUE` (the same shape: code → severity and
+points rest on, with its rule. Part of :data:`.upload_codes.UPLOAD_CODES` (the same shape: code → severity and
 message), kept here since that module reached the 500 lines the architecture test allows.
 
 ==========================  ========  ===================================================================
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.importers.issues import Severity
+from .severity import Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 

@@ -1,12 +1,14 @@
-"""Issues the results importers report, with stable codes.
+"""The one vocabulary of what an upload's preview reports: every finding is an :class:`Issue`.
 
-Every problem an importer finds becomes an :class:`Issue`: a stable ``code`` (what the upload service,
-the API and the tests key on), a ``severity``, a :class:`Location` in the file, ``params`` (plain values
-for the API and tests; a few are lazy labels) and a translatable ``message`` rendered lazily in the
-user's language. Importers collect every issue they can find instead of stopping at the first one.
+An issue has a stable ``code`` (what the upload service, the API and the tests key on), a ``severity``, a
+:class:`Location` in the file, ``params`` (plain values for the API and tests; a few are lazy labels or
+dates) and a translatable ``message`` rendered lazily in the reader's language. The results importers
+report what they find in the file, the upload service what it finds beyond it (organiser, members, rules);
+both are issues of the one :data:`CATALOGUE`, so the preview, the stored summary and the API list them
+alike.
 
-The codes, their severities and messages are listed in :mod:`.catalogue`; :data:`CATALOGUE`,
-:class:`Severity` and :data:`SUPPORTED_FORMATS` are importable from here too.
+The codes, their severities and messages: :mod:`.file_codes` with :mod:`.entry_codes` (the file), and
+:mod:`.upload_codes` with :mod:`.dbf_codes` (the upload service); each module's docstring is its table.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ from typing import Any
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 
-from .catalogue import CATALOGUE, SUPPORTED_FORMATS, Severity
+from federation.refusals import plain_value, shown_value
+
+from .file_codes import FILE_CODES, SUPPORTED_FORMATS
+from .severity import Severity
+from .upload_codes import UPLOAD_CODES
 
 __all__ = [
     "CATALOGUE",
@@ -30,6 +36,13 @@ __all__ = [
     "Severity",
     "make_issue",
 ]
+
+#: code -> variant -> (severity, message template with named placeholders): the file's codes, then the upload
+#: service's (which have only the default variant ``""``).
+CATALOGUE: dict[str, dict[str, tuple[Severity, Promise]]] = {
+    **FILE_CODES,
+    **{code: {"": entry} for code, entry in UPLOAD_CODES.items()},
+}
 
 
 @dataclass(frozen=True)
@@ -64,22 +77,34 @@ _location_label = lazy(_location_text, str)
 
 
 def _render(template: Promise, params: Mapping[str, Any]) -> str:
-    values = {key: (str(value) if isinstance(value, Promise) else value) for key, value in params.items()}
+    values = {key: str(shown_value(value)) for key, value in params.items()}
     return str(template) % values
 
 
 _render_lazy = lazy(_render, str)
 
 
+def _plain(value: Any) -> Any:
+    """A parameter for JSON: a number as it is, a date in ISO 8601, anything else as its text."""
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return plain_value(value)
+
+
 @dataclass(frozen=True)
 class Issue:
-    """One finding. ``message`` is lazy: it is translated when rendered, in the language active then."""
+    """One finding. Its severity and message come from the :data:`CATALOGUE` entry of its code and variant;
+    ``message`` is lazy: it is translated when rendered, in the language active then, a date parameter
+    shown in that language's format (and kept in ISO 8601 by :meth:`as_dict`)."""
 
     code: str
-    severity: Severity
     where: Location = field(default_factory=Location)
     params: Mapping[str, Any] = field(default_factory=dict)
     variant: str = ""
+
+    @property
+    def severity(self) -> Severity:
+        return CATALOGUE[self.code][self.variant][0]
 
     @property
     def template(self) -> Promise:
@@ -96,14 +121,15 @@ class Issue:
             "severity": str(self.severity),
             "where": self.where.as_dict(),
             "message": str(self.message),
-            "params": {k: (str(v) if isinstance(v, Promise) else v) for k, v in self.params.items()},
+            "params": {key: _plain(value) for key, value in self.params.items()},
         }
 
 
 def make_issue(code: str, where: Location | None = None, *, variant: str = "", **params: Any) -> Issue:
     """Build an issue from the catalogue; unknown codes or variants raise ``KeyError`` (a programming error)."""
-    severity = CATALOGUE[code][variant][0]
-    return Issue(code=code, severity=severity, where=where or Location(), params=params, variant=variant)
+    if variant not in CATALOGUE[code]:
+        raise KeyError(f"{code} has no variant {variant!r}")
+    return Issue(code=code, where=where or Location(), params=params, variant=variant)
 
 
 #: More issues of one code than this are counted, not listed (a hostile file could otherwise produce

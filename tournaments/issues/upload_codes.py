@@ -1,7 +1,7 @@
 """Issues the upload service finds beyond the file itself: organiser, members, rules (stable codes).
 
-They look like the importers' :class:`~tournaments.importers.issues.Issue` (``code``, ``severity``,
-``where.label``, ``message``) so the preview lists both kinds together.
+Part of the one :data:`tournaments.issues.CATALOGUE`, beside the file's codes, so the preview lists both
+kinds together.
 
 ==========================  ========  ===================================================================
 Code                        Severity  When
@@ -59,25 +59,22 @@ PARALLEL_RANKINGS           info      one session ranked in groups (directions, 
 DIRECTOR_NOT_LICENSED       error     an internet tournament reported by someone without a valid HBS licence (rule 10)
 STRENGTH_TOO_HIGH           error     the strength S is above the HBS rule set's strength_maximum (H-4)
 STRENGTH_UNUSUAL            warning   the strength S is outside the HBS rule set's usual range (H-4)
-(the DBf upload's facts)    …         what the DBf scoring read or assumed: :mod:`tournaments.checks_dbf`
+(the DBf upload's facts)    …         what the DBf scoring read or assumed: :mod:`.dbf_codes`
 ==========================  ========  ===================================================================
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
-from django.utils.functional import lazy
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from federation.refusals import plain_value, shown_value
-from tournaments.checks_dbf import DBF_FACTS
-from tournaments.importers.issues import Location, Severity
+from .dbf_codes import DBF_FACTS
+from .severity import Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
-CATALOGUE = {
+#: code -> (severity, message template with named placeholders)
+UPLOAD_CODES: dict[str, tuple[Severity, Promise]] = {
     "CLUB_MISMATCH": (
         E,
         _(
@@ -349,38 +346,3 @@ CATALOGUE = {
     ),
     **DBF_FACTS,
 }
-
-
-def _render(code: str, params: dict[str, Any]) -> str:
-    values = {key: str(shown_value(value)) for key, value in params.items()}
-    return str(CATALOGUE[code][1]) % values
-
-
-_render_lazy = lazy(_render, str)
-
-
-@dataclass(frozen=True)
-class CheckIssue:
-    """An upload-level issue; ``message`` is translated when rendered, a date parameter (a ``datetime.date``)
-    shown in the reader's locale then and kept in ISO 8601 in :meth:`as_dict`."""
-
-    code: str
-    where: Location = field(default_factory=Location)
-    params: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def severity(self) -> Severity:
-        return CATALOGUE[self.code][0]
-
-    @property
-    def message(self):
-        return _render_lazy(self.code, dict(self.params))
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "severity": str(self.severity),
-            "where": self.where.as_dict(),
-            "message": str(self.message),
-            "params": {k: plain_value(v) for k, v in self.params.items()},
-        }

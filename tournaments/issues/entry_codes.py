@@ -1,6 +1,6 @@
-"""The second half of the issue catalogue: entries, players, places, groups, matches, PBN and CSV tables.
+"""The second half of the file's codes: entries, players, places, groups, matches, PBN and CSV tables.
 
-Merged into :data:`.catalogue.CATALOGUE` (whose docstring is the one table of all codes); split off only to
+Merged into :data:`.file_codes.FILE_CODES` (whose docstring is the one table of all codes); split off only to
 keep each module short.
 """
 
