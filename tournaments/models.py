@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
+from federation.decisions import Decided
 from federation.models import Federation, Player, Region
 from tournaments.choices import Form, OrganiserKind, PointKind
 
@@ -373,7 +374,7 @@ class RecognisedAward(models.Model):
         return {"bands": [list(band) for band in self.bands]} if self.bands else {}
 
 
-class TouristApproval(models.Model):
+class TouristApproval(Decided):
     """HBS's decision on a tourist tournament in Croatia: only an approved one is scored (rule 2)."""
 
     class Status(models.TextChoices):
@@ -390,11 +391,6 @@ class TouristApproval(models.Model):
     ends_on = models.DateField(_("last day"))
     contact_email = models.EmailField(_("contact e-mail"), blank=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.REQUESTED)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
-    reason = models.TextField(_("reason"), blank=True)
 
     class Meta:
         ordering = ["-starts_on"]

@@ -190,13 +190,13 @@ def tourist_approval_decide(*, actor, approval: TouristApproval, approve: bool, 
         raise refusal("ALREADY_DECIDED", status=approval.get_status_display())
     if not approve and not reason.strip():
         raise refusal("REASON_REQUIRED")
-    approval.status = TouristApproval.Status.APPROVED if approve else TouristApproval.Status.REFUSED
-    approval.decided_by = actor
-    approval.decided_at = timezone.now()
-    approval.reason = reason.strip()
-    approval.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+    status = TouristApproval.Status.APPROVED if approve else TouristApproval.Status.REFUSED
+    approval.decide(actor=actor, status=status, reason=reason)
     audit_record(
-        actor=actor, action="tourist.decide", target=approval, payload={"approve": approve, "reason": approval.reason}
+        actor=actor,
+        action="tourist.decide",
+        target=approval,
+        payload={"approve": approve, "reason": approval.decision_reason},
     )
     notify(
         template="tourist_decided",

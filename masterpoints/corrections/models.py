@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from federation.decisions import Decided
 from federation.models import Federation, Player
 from tournaments.models import Tournament
 
@@ -18,7 +19,7 @@ def correction_document_path(instance: CorrectionRequest, filename: str) -> str:
     return f"corrections/{uuid.uuid4().hex}"
 
 
-class CorrectionRequest(models.Model):
+class CorrectionRequest(Decided):
     """A player's or a director's request to correct a player's points, against a tournament or one award,
     with text and a document (required where the rules ask for documents: HBS transition rule 6, H-14;
     optional for DBf). The commission decides (HBS transition rule 6); granting posts compensating ledger
@@ -56,11 +57,6 @@ class CorrectionRequest(models.Model):
         related_name="assigned_corrections",
         verbose_name=_("assigned to"),
     )
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
-    decision_reason = models.TextField(_("reason for the decision"), blank=True)
 
     class Meta:
         ordering = ["-created_at"]

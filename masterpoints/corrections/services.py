@@ -357,11 +357,7 @@ def correction_decide(
     entries: list[Award] = []
     if grant:
         entries = _entries(actor, correction, reason.strip(), reverse_award, adjustments)
-    correction.status = Status.GRANTED if grant else Status.REFUSED
-    correction.decided_by = actor
-    correction.decided_at = timezone.now()
-    correction.decision_reason = reason.strip()
-    correction.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
+    correction.decide(actor=actor, status=Status.GRANTED if grant else Status.REFUSED, reason=reason)
     audit_record(
         actor=actor,
         action="correction.decide",

@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from federation.decisions import Decided
 from federation.models import Federation, Player
 
 
@@ -48,7 +49,7 @@ class ForeignConversion(models.Model):
         return f"{self.country} {self.foreign_kind} → {self.dbf_kind} × {self.factor}"
 
 
-class ForeignPoints(models.Model):
+class ForeignPoints(Decided):
     """Swedish, Norwegian, Faroese or Icelandic MP registered for a player by the secretariat (§ 401B).
 
     Faroese and Icelandic MP are posted 1:1 at once; Swedish and Norwegian MP wait for the secretariat's
@@ -75,11 +76,6 @@ class ForeignPoints(models.Model):
     )
     registered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
-    reason = models.TextField(_("reason"), blank=True)
     #: The registering form's one-time token: the same form sent twice (a double click, a reload) registers
     #: once. Empty for registrations made before tokens, and by code that passes none.
     token = models.UUIDField(_("form token"), null=True, blank=True, unique=True, editable=False)

@@ -122,8 +122,9 @@ def _units(amount, decimals: int, kind: str) -> int:
     return int(units)
 
 
-def _post(actor, registration: ForeignPoints) -> Award:
-    """Convert with the engine (§ 401B, rounded up like every award, § 402) and post the award."""
+def _post(actor, registration: ForeignPoints, reason: str = "") -> Award:
+    """Convert with the engine (§ 401B, rounded up like every award, § 402), post the award and record the
+    registration as approved by ``actor`` (with the ``reason`` the secretariat gave, if any)."""
     rules = conversion_rules(registration.federation, timezone.localdate())
     try:
         kind, units = foreign_award(registration.country, registration.foreign_kind, registration.foreign_units, rules)
@@ -150,10 +151,7 @@ def _post(actor, registration: ForeignPoints) -> Award:
         created_by=actor,
     )
     registration.award = award
-    registration.status = ForeignPoints.Status.APPROVED
-    registration.decided_by = actor
-    registration.decided_at = timezone.now()
-    registration.save(update_fields=["award", "status", "decided_by", "decided_at"])
+    registration.decide(actor=actor, status=ForeignPoints.Status.APPROVED, reason=reason, also=["award"])
     # Queued through the outbox once the award is committed (a broker outage delays it, never loses it).
     enqueue_task(standings_update_players, registration.federation_id, [registration.player_id])
     return award
@@ -269,17 +267,12 @@ def foreign_points_approve(*, actor, registration: ForeignPoints, approve: bool,
     if not approve:
         if not reason.strip():
             raise refusal("REASON_REQUIRED")
-        registration.status = ForeignPoints.Status.REFUSED
-        registration.decided_by = actor
-        registration.decided_at = timezone.now()
-        registration.reason = reason.strip()
-        registration.save(update_fields=["status", "decided_by", "decided_at", "reason"])
-        audit_record(actor=actor, action="foreign.refuse", target=registration, payload={"reason": registration.reason})
+        registration.decide(actor=actor, status=ForeignPoints.Status.REFUSED, reason=reason)
+        audit_record(
+            actor=actor, action="foreign.refuse", target=registration, payload={"reason": registration.decision_reason}
+        )
         return None
-    award = _post(actor, registration)
-    if reason.strip():
-        registration.reason = reason.strip()
-        registration.save(update_fields=["reason"])
+    award = _post(actor, registration, reason)
     audit_record(
         actor=actor,
         action="foreign.approve",

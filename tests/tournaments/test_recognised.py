@@ -184,8 +184,10 @@ def test_only_a_tourist_tournament_is_approved_and_a_refusal_needs_a_reason_rule
     with pytest.raises(ValidationError) as caught:
         tourist_approval_decide(actor=tajnik, approval=approval, approve=False)
     assert caught.value.code == "REASON_REQUIRED"
-    tourist_approval_decide(actor=tajnik, approval=approval, approve=False, reason="Nema suca")
-    assert TouristApproval.objects.get().status == "refused"
+    tourist_approval_decide(actor=tajnik, approval=approval, approve=False, reason="  Nema suca ")
+    refused = TouristApproval.objects.get()
+    assert (refused.status, refused.decided_by, refused.decision_reason) == ("refused", tajnik, "Nema suca")
+    assert refused.decided_at is not None
     with pytest.raises(ValidationError) as caught:
         tourist_approval_decide(actor=tajnik, approval=approval, approve=True)
     assert caught.value.code == "ALREADY_DECIDED"

@@ -10,11 +10,12 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
+from federation.decisions import Decided
 from federation.models import Federation, Region
 from tournaments.choices import Form
 
 
-class SanctionApplication(models.Model):
+class SanctionApplication(Decided):
     """A club's application for a sanction to award SP or GP in one tournament (§ 403B), filed with the
     district at least two months ahead (§ 403B7). Written only by ``tournaments.sanctions``.
 
@@ -92,11 +93,6 @@ class SanctionApplication(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     recommended_at = models.DateTimeField(_("recommended"), null=True, blank=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
-    decision_reason = models.TextField(_("reason for the decision"), blank=True)
 
     class Meta:
         ordering = ["-date", "club"]

@@ -211,11 +211,7 @@ def sanction_decide(*, actor, application: SanctionApplication, approve: bool, r
     _check_decider(actor, application)
     if not approve and not reason.strip():
         raise refusal("REASON_REQUIRED")
-    application.status = App.Status.APPROVED if approve else App.Status.REFUSED
-    application.decided_by = actor
-    application.decided_at = timezone.now()
-    application.decision_reason = reason.strip()
-    application.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
+    application.decide(actor=actor, status=App.Status.APPROVED if approve else App.Status.REFUSED, reason=reason)
     sanction = None
     if approve:
         sanction = Sanction.objects.create(

@@ -127,6 +127,8 @@ def test_a_refusal_needs_a_reason_posts_nothing_and_is_final(world, personas, sw
         foreign_points_approve(actor=personas.secretariat, registration=pending, approve=False, reason="Dublet") is None
     )
     assert not Award.objects.exists()
+    pending.refresh_from_db()
+    assert (pending.status, pending.decided_by, pending.decision_reason) == ("refused", personas.secretariat, "Dublet")
     with pytest.raises(ValidationError) as caught:
         foreign_points_approve(actor=personas.secretariat, registration=pending, approve=True)
     assert caught.value.code == "ALREADY_DECIDED"
