@@ -162,7 +162,6 @@ class _Plan:
     standings: dict = field(default_factory=dict)  # player id → the standing row to write
     gone: set = field(default_factory=set)  # players whose standing row is to go
     achievements: dict = field(default_factory=dict)  # player id → new title register rows
-    standings_checked: bool = False
     computed: int = 0
     ranking: dict | None = None  # player id → (score, changes on) of the whole list, when it is rebuilt
     ranking_players: set = field(default_factory=set)
@@ -222,7 +221,7 @@ def _plan(federation: Federation, today, *, apart: bool) -> _Plan:
         plan.gone = set(stored) - {row[0] for row in computed}
         for achievement in achievements:
             plan.achievements.setdefault(achievement.player_id, []).append(achievement)
-        plan.standings_checked, plan.computed = True, len(computed)
+        plan.computed = len(computed)
     else:
         plan.computed = Standing.objects.filter(federation=federation).count()
     _plan_ranking_list(federation, today, plan)

@@ -45,13 +45,6 @@ def federation_in(version: str) -> int:
     return int(version.split("/", 1)[0])
 
 
-def changed_at(version: str) -> int:
-    """When the standings of a version :func:`standings_version_cached` gave last changed, in microseconds
-    since the Unix epoch (0 for standings that never changed)."""
-    _number, _sep, stamp = version.partition("/")[2].partition("-")
-    return int(stamp) if stamp else 0
-
-
 def version_key(handle: str) -> str:
     return f"standings-version:{handle}"
 
