@@ -55,6 +55,11 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG else ""
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    # The rule books: each registers with the scheme registry (federation.schemes) from its ready(). They
+    # come first, so that no other app's ready() (the admin's autodiscovery) finds the registry empty; the
+    # first is the default of pages shown before any federation exists.
+    "rulebooks.dbf",
+    "rulebooks.hbs",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -10,14 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from federation.names import search_name
-from federation.schemes import scheme_of
-
-
-class Scheme(models.TextChoices):
-    """Which rule book a federation's points follow."""
-
-    DBF = "dbf", _("DBf (Denmark): bronze, silver and gold points")
-    HBS = "hbs", _("HBS (Croatia): black, red and master points")
+from federation.schemes import SCHEME_CODE_LENGTH, scheme_choices, scheme_of
 
 
 class Federation(models.Model):
@@ -25,7 +18,8 @@ class Federation(models.Model):
 
     name = models.CharField(_("name"), max_length=200)
     code = models.SlugField(_("code"), max_length=20, unique=True, help_text=_("Short code, e.g. dbf or hbs."))
-    scheme = models.CharField(_("points scheme"), max_length=8, choices=Scheme.choices)
+    #: Which rule book the federation's points follow: one registered with :mod:`federation.schemes`.
+    scheme = models.CharField(_("points scheme"), max_length=SCHEME_CODE_LENGTH, choices=scheme_choices)
     default_language = models.CharField(_("default language"), max_length=8, choices=settings.LANGUAGES)
     time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Copenhagen")
     contact_email = models.EmailField(_("contact e-mail"), blank=True)

@@ -1,13 +1,18 @@
-"""The one registry of what is structural per scheme: where DBf and HBS differ, and nowhere else.
+"""The registry of rule books: what is structural per scheme, where DBf and HBS differ, and nowhere else.
 
-A federation carries its scheme's code (``Federation.scheme``); everything that follows from it is read
-here (``scheme_of(federation)``): its point kinds and their decimals, its rule-set class with the built-in
-sets and how one is chosen for a date, its ladder, what a ranking can be ordered by, which workflows its
-rule book has, and the season helpers. Values a rule book fixes (who may award what, § 403 and H-1; the
-season's first day, § 451C; the title-mail months, § 451B; the HBS 1991 share, transition rule 3) are
-fields of the dated rule set; the registry reads them from there.
+A rule book is a plugin: a Django app of the :mod:`rulebooks` package (``rulebooks.dbf``, ``rulebooks.hbs``)
+that builds one :class:`SchemeInfo` and hands it to :func:`register` from its ``AppConfig.ready``. The
+registry never names a plugin, so a rule book is added by its package and one line of ``INSTALLED_APPS``.
 
-No code outside this module and the engine compares a scheme code: it asks the registry.
+A federation carries its scheme's code (``Federation.scheme``, whose choices are the registered codes);
+everything that follows from it is read here (``scheme_of(federation)``): its point kinds and their
+decimals, its rule-set class with the built-in sets and how one is chosen for a date, its ladder, what a
+ranking can be ordered by, which workflows its rule book has, how an upload is scored, and the season
+helpers. Values a rule book fixes (who may award what, § 403 and H-1; the season's first day, § 451C; the
+title-mail months, § 451B; the HBS 1991 share, transition rule 3) are fields of the dated rule set; the
+registry reads them from there.
+
+No code outside the plugins, this module and the engine compares a scheme code: it asks the registry.
 """
 
 from __future__ import annotations
@@ -17,15 +22,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
 
 from masterpoints.engine.common import KIND_DECIMALS
-from masterpoints.engine.dbf import rules as dbf_rules
-from masterpoints.engine.dbf.ranglist import DBF_RANKING_LIST, RankingListRule
-from masterpoints.engine.dbf.tables import OFFICE_FORMS as DBF_OFFICE_FORMS
-from masterpoints.engine.hbs import rules as hbs_rules
-from masterpoints.engine.ladders import DbfLadder, HbsLadder
+from masterpoints.engine.dbf.ranglist import RankingListRule
+
+#: The longest scheme code (``Federation.scheme``'s column).
+SCHEME_CODE_LENGTH = 8
 
 
 @dataclass(frozen=True)
@@ -49,9 +53,11 @@ class EventNature:
 
 @dataclass(frozen=True)
 class SchemeInfo:
-    """Everything structural about one scheme. Instances are the two entries of :data:`SCHEMES`."""
+    """Everything structural about one scheme: what its plugin registers."""
 
     code: str
+    #: The scheme as the federation's form offers it.
+    label: Promise
     #: The point kinds in the order pages show them.
     kinds: tuple[str, ...]
     #: DBf adds its kinds into one MP total (§ 402: 100 BP = 10 SP = 1 GP = 1 MP); HBS keeps them apart.
@@ -75,13 +81,12 @@ class SchemeInfo:
     fallback_encodings: tuple[str, ...]
     #: The rule an upload cites when its organiser may not award the kind asked for.
     award_rule: Promise
-    #: The upload adapter that turns a checked file into the engine's input (``module.function``, called
-    #: with the preview; a dotted path because the uploads sit above this registry).
-    scoring_adapter: str
+    #: The upload adapter that scores a checked file's event (called with the preview).
+    scoring_adapter: Callable[[Any], Any]
     #: The tournament forms the secretariat enters because no upload reaches them (DBf § 451A, D-Q33; empty:
-    #: the scheme has none) and the adapter that scores such an entry (``module.function``, as above).
+    #: the scheme has none) and the adapter that scores such an entry (``None``: the scheme has none).
     office_forms: tuple[Any, ...]
-    office_scoring_adapter: str
+    office_scoring_adapter: Callable[[Any], Any] | None
     #: HBS publishes only the official list by default (rule 3; guests on request, rule 4).
     official_list_by_default: bool
     #: Workflows of the scheme's rule book.
@@ -183,186 +188,43 @@ class SchemeInfo:
         return str(season) if self.season_start == (1, 1) else f"{season}/{(season + 1) % 100:02d}"
 
 
-SCHEMES: dict[str, SchemeInfo] = {
-    "dbf": SchemeInfo(
-        code="dbf",
-        kinds=("BP", "SP", "GP"),
-        has_mp_total=True,
-        kinds_revalue=True,
-        rule_set_class=dbf_rules.DbfRuleSet,
-        built_in=dbf_rules.DEFAULT_RULE_SETS,
-        choose=dbf_rules.ruleset_for,
-        ladder_class=DbfLadder,
-        ladder_kind="titles",
-        ranking_kinds=(
-            RankingKind("MP", _("total MP"), "sort_key"),
-            RankingKind("BP", _("bronze points"), "bp"),
-            RankingKind("SP", _("silver points"), "sp"),
-            RankingKind("GP", _("gold points"), "gp"),
-        ),
-        default_category="BP",
-        fallback_encodings=("cp1252", "iso8859-15", "cp1250"),
-        award_rule=_("§ 403: clubs award BP, districts and circles SP, DBf GP; more needs a sanction (§ 403A–B)."),
-        scoring_adapter="masterpoints.uploads.scoring.score_dbf",
-        office_forms=DBF_OFFICE_FORMS,
-        office_scoring_adapter="masterpoints.office_entry.scoring.score_dbf_office",
-        official_list_by_default=False,
-        sanctions=True,
-        playing_times=True,
-        foreign_points=True,
-        cups=True,
-        recognised_list=False,
-        transition=False,
-        correction_window_rule="",
-        correction_window_years=0,
-        correction_document_rule="",
-        rung_label=_("Title"),
-        rung_reached_intro=_(
-            "These members of your club have registered enough masterpoints for a higher title since our last "
-            "mail (§ 451B). Please hand over the system card case in the club."
-        ),
-        season_note=_("A season runs from 16 May to 15 May (§ 451C)."),
-        ranking_note=_("Ranked by total MP (100 BP = 10 SP = 1 GP = 1 MP). Equal points share a place."),
-        # dbf.md § 1 and § 405–406, 412.
-        symbols={
-            "N": _("participants present in the section (§ 405B1)"),
-            "D_raw": _("field met, before rounding and the surcharge (§ 405B6d–e)"),
-            "D": _("field the scale is computed for (§ 406B3)"),
-            "M": _("mass factor (§ 406)"),
-            "MPmax": _("the winner's award on the base scale (§ 406B3)"),
-            "p_max": _("places that receive points (§ 406B3)"),
-            "Q": _("ratio between neighbouring places (§ 406B3)"),
-            "n1": _("quota factor by number of boards (§ 405A3, B6c, B7c)"),
-            "n2": _("large-tournament surcharge (§ 405B7f)"),
-            "r": _("row-strength differential (§ 405B5)"),
-            "S": _("the player's participation: 1 counts, 0 does not (§ 405A1)"),
-            "m_post": _("multiplier after Q (§ 434A1c)"),
-            "B": _("bonus factor (§ 412B)"),
-            "K": _("matches each team plays (§ 412B)"),
-            "T": _("number of teams"),
-            "T_eff": _("teams counted: at most K + 1 in Monrad and Swiss (§ 405A5)"),
-            "N_ref": _("boards for a full quota in a team match (§ 405A3)"),
-            "f_row": _("row factor (§ 412B2)"),
-            "place": _("place"),
-            "boards": _("boards"),
-            "boards_played": _("boards the player played, of those planned"),
-            "category": _("point kind"),
-            "form": _("form of play"),
-            "organizer": _("organiser"),
-            "eligibility": _("whether the player's participation counts"),
-            "result": _("match result"),
-            "tie": _("tie"),
-            "reason": _("why"),
-            "quota": _("sanction quota (§ 403B2)"),
-            "w": _("result weight: 1 win, ½ draw, 0 loss (§ 411C)"),
-            "share": _("share of the match the player played (§ 405A1)"),
-        },
-        event_natures=(),
-        unscored_refusal=_("Every organised event is scored."),
-        compound_forms=(),
-        upload_help={
-            "event_form": _("Mini-teams must be chosen here: no results file names them."),
-            "boards": _("Leave empty to take the number from the file (per playing day for BP, in all for SP/GP)."),
-        },
-        ranking_list=DBF_RANKING_LIST,
-    ),
-    "hbs": SchemeInfo(
-        code="hbs",
-        kinds=("black", "red", "master"),
-        has_mp_total=False,
-        kinds_revalue=False,
-        rule_set_class=hbs_rules.HbsRuleSet,
-        built_in=(hbs_rules.HBS_DRAFT,),
-        choose=hbs_rules.ruleset_for,
-        ladder_class=HbsLadder,
-        ladder_kind="categories",
-        ranking_kinds=(
-            RankingKind("category", _("category"), "sort_key"),
-            RankingKind("master", _("master points"), "master"),
-            RankingKind("red", _("red points"), "red"),
-            RankingKind("black", _("black points"), "black"),
-        ),
-        default_category="black",
-        fallback_encodings=("cp1250", "iso8859-2", "cp1252"),
-        award_rule=_(
-            "H-1: an unlisted event awards black points; other kinds come from the list of recognised tournaments."
-        ),
-        scoring_adapter="masterpoints.uploads.scoring_hbs.score_hbs",
-        office_forms=(),
-        office_scoring_adapter="",
-        official_list_by_default=True,
-        sanctions=False,
-        playing_times=False,
-        foreign_points=False,
-        cups=False,
-        recognised_list=True,
-        tourists_and_licences=True,
-        transition=True,
-        # Transition rule 6: "U prijelaznom razdoblju od jedne godine, svaki registrirani igrač može
-        # dokumentirano zatražiti ispravak bodovanja." One year (H-12), with documents (H-14).
-        correction_window_rule="HBS transition rule 6",
-        correction_window_years=1,
-        correction_document_rule="HBS transition rule 6",
-        rung_label=_("Category"),
-        rung_reached_intro=_("These members of your club reached a higher category since our last mail:"),
-        season_note=_("A season is a calendar year."),
-        ranking_note=_(
-            "Ranked by category, then master, red and black points. The official list holds members whose dues "
-            "are paid (rule 3) and guests who asked to be listed (rule 4)."
-        ),
-        # The HBS formula, H-3 … H-9.
-        symbols={
-            "B": _("points for first place, per player (HBS formula)"),
-            "N": _("units in the field: players, pairs or teams"),
-            "T": _("½ individual, 1 pairs, 2 teams"),
-            "S": _("tournament strength (list of recognised tournaments)"),
-            "D": _("boards"),
-            "n": _("units that receive points: half the field (H-3)"),
-            "s_k": _("share of the place: ln((n + 1) / (k − 0.7))"),
-            "s_1": _("share of first place"),
-            "P_k": _("points for the place: B · s_k / s_1, rounded up (H-6)"),
-            "B from": _("where B comes from (H-8)"),
-            "kind": _("point kind"),
-            "kinds from": _("where the point kind comes from"),
-            "place": _("place"),
-            "boards": _("boards"),
-            "form": _("form of play"),
-            "result": _("match result"),
-            "tie": _("tie"),
-            "reason": _("why"),
-            "stages": _("stages of a compound event and their boards (rule 7, H-11)"),
-            "match": _("match of a long-running team competition (rule 8, H-5)"),
-        },
-        # H-15: rule 11 asks what the event was, and H-19 whether it is rule 8's long-running competition: no
-        # results file says either.
-        event_natures=(
-            EventNature("competition", _("An organised competition (rule 1)")),
-            EventNature(
-                "long_running",
-                _("A long-running team competition in matches of at least 16 boards, e.g. a league (rule 8)"),
-            ),
-            EventNature("friendly", _("A friendly match (rule 11: not scored)"), scored=False),
-            EventNature("training", _("A training match (rule 11: not scored)"), scored=False),
-            EventNature(
-                "selection",
-                _("A closed tournament played in preparation for a selection (rule 11: not scored)"),
-                scored=False,
-            ),
-        ),
-        unscored_refusal=_(
-            "HBS rule 11: friendly and training matches are not scored, nor closed tournaments played in "
-            "preparation for any selection. You said this event was: %(nature)s. Nothing was stored."
-        ),
-        compound_forms=("pairs",),
-        upload_help={
-            "boards": _("Leave empty to take the number from the file."),
-        },
-    ),
-}
+_REGISTERED: dict[str, SchemeInfo] = {}
 
 
-#: The scheme pages assume before any federation exists (an empty list, whatever its columns).
-FALLBACK = SCHEMES["dbf"]
+def register(info: SchemeInfo) -> None:
+    """Add a rule book (its plugin's ``AppConfig.ready`` calls this once). A second rule book under the same
+    code, or one that claims a point kind another already has, is a configuration error: the registry
+    resolves a kind to its one scheme."""
+    if info.code in _REGISTERED:
+        raise ImproperlyConfigured(f"The rule book {info.code!r} is registered twice.")
+    if len(info.code) > SCHEME_CODE_LENGTH:
+        raise ImproperlyConfigured(f"A scheme code has at most {SCHEME_CODE_LENGTH} characters: {info.code!r}.")
+    taken = {kind: other.code for other in _REGISTERED.values() for kind in other.kinds}
+    clash = sorted(kind for kind in info.kinds if kind in taken)
+    if clash:
+        raise ImproperlyConfigured(f"The rule book {info.code!r} claims point kinds of another: {', '.join(clash)}.")
+    _REGISTERED[info.code] = info
+
+
+def unregister(code: str) -> None:
+    """Take a rule book out of the registry (a test's own rule book, once its test is over)."""
+    del _REGISTERED[code]
+
+
+def registered() -> tuple[SchemeInfo, ...]:
+    """The registered rule books, in the order of ``INSTALLED_APPS``."""
+    return tuple(_REGISTERED.values())
+
+
+def scheme_choices() -> list[tuple[str, Promise]]:
+    """The choices of ``Federation.scheme``: the registered codes with their labels."""
+    return [(info.code, info.label) for info in _REGISTERED.values()]
+
+
+def default_scheme() -> SchemeInfo:
+    """The scheme pages assume before any federation exists (an empty list, whatever its columns): the
+    first rule book registered."""
+    return next(iter(_REGISTERED.values()))
 
 
 def scheme_of(federation_or_code) -> SchemeInfo:
@@ -370,21 +232,21 @@ def scheme_of(federation_or_code) -> SchemeInfo:
     if isinstance(federation_or_code, SchemeInfo):
         return federation_or_code
     code = getattr(federation_or_code, "scheme", federation_or_code)
-    return SCHEMES[code]
+    return _REGISTERED[code]
 
 
 def scheme_with(workflow: str) -> SchemeInfo:
     """The scheme whose rule book has ``workflow`` (each workflow belongs to one rule book)."""
-    return next(info for info in SCHEMES.values() if getattr(info, workflow))
+    return next(info for info in _REGISTERED.values() if getattr(info, workflow))
 
 
 def scheme_for(kind_or_code: str) -> SchemeInfo:
     """The scheme of a scheme code or of one of its point kinds (BP/SP/GP are DBf's; black/red/master HBS')."""
-    if kind_or_code in SCHEMES:
-        return SCHEMES[kind_or_code]
-    return next(info for info in SCHEMES.values() if kind_or_code in info.kinds)
+    if kind_or_code in _REGISTERED:
+        return _REGISTERED[kind_or_code]
+    return next(info for info in _REGISTERED.values() if kind_or_code in info.kinds)
 
 
 def codes_with(workflow: str) -> tuple[str, ...]:
     """The scheme codes whose rule book has ``workflow`` (a boolean field of :class:`SchemeInfo`)."""
-    return tuple(code for code, info in SCHEMES.items() if getattr(info, workflow))
+    return tuple(code for code, info in _REGISTERED.items() if getattr(info, workflow))

@@ -1,13 +1,16 @@
 """The layout's rules, checked from the source (design.md § Layout).
 
-The stack, from the top: ``config``/``demo``/``api`` → ``masterpoints`` → ``tournaments`` → ``office`` → ``clubs`` →
-``federation``. A package imports only from packages below it; everyone may use the pure
+The stack, from the top: ``config``/``demo``/``api``/``rulebooks`` → ``masterpoints`` → ``tournaments`` →
+``office`` → ``clubs`` → ``federation``. A package imports only from packages below it; everyone may use the pure
 ``masterpoints.engine``, which imports none of them. No two modules import each other, directly or round a
 longer circle. Imports inside functions and under ``TYPE_CHECKING`` count like any other: a type import
-that closes a circle says the two modules belong together or the type belongs lower.
+that closes a circle says the two modules belong together or the type belongs lower. A module named in a
+string (``"masterpoints.uploads.scoring.score_dbf"`` for ``import_string``) is an import too: a lower
+package names nothing above it that way either; a rule book registers with the registry instead.
 
 Also: no production module over 500 lines, no function over 80, no comparison with a scheme code
-outside the engine and the scheme registry (``federation/schemes.py``), and no comment or docstring citing
+outside the engine, the scheme registry (``federation/schemes.py``) and the rule books' plugins
+(``rulebooks/``), and no comment or docstring citing
 the tracker by number (it cites the rule or says the reason).
 """
 
@@ -23,8 +26,15 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-#: Top first; ``config``, ``demo`` and ``api`` share the top.
-STACK = (("config", "demo", "api"), ("masterpoints",), ("tournaments",), ("office",), ("clubs",), ("federation",))
+#: Top first; ``config``, ``demo``, ``api`` and the rule books' plugins share the top.
+STACK = (
+    ("config", "demo", "api", "rulebooks"),
+    ("masterpoints",),
+    ("tournaments",),
+    ("office",),
+    ("clubs",),
+    ("federation",),
+)
 ENGINE = "masterpoints.engine"
 PACKAGES = tuple(package for level in STACK for package in level)
 MAX_MODULE_LINES = 500
@@ -152,6 +162,39 @@ def test_no_two_modules_import_each_other_round_any_circle():
     assert circles(import_graph()) == []
 
 
+def dotted_names(module: str, source: str, modules: Mapping[str, Path]) -> set[str]:
+    """The production modules ``source`` names in a string as a dotted path (``"pkg.mod.func"``), as
+    ``import_string``, a setting or a registry would import them. A model reference (``"app.Model"``) names
+    the package only and is not counted."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and DOTTED.fullmatch(node.value):
+            target = _resolve(node.value, modules)
+            if target and "." in target and target != module:
+                found.add(target)
+    return found
+
+
+#: A dotted path as a string: ``masterpoints.uploads.scoring.score_dbf``.
+DOTTED = re.compile(r"[a-z_][a-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
+
+
+def test_no_string_names_a_module_up_the_stack():
+    """A lower package that names a higher module in a string imports it all the same, unseen by the import
+    graph (``federation.schemes`` once named the uploads' scoring adapters so): it registers instead."""
+    modules = production_modules()
+    graph = {name: dotted_names(name, path.read_text(encoding="utf-8"), modules) for name, path in modules.items()}
+    assert upward_imports(graph) == []
+
+
+def test_the_dotted_string_check_sees_a_named_module(tmp_path):
+    modules = {"federation.schemes": tmp_path / "a.py", "masterpoints.uploads.scoring": tmp_path / "b.py"}
+    source = 'ADAPTER = "masterpoints.uploads.scoring.score_dbf"\nMODEL = "masterpoints.Award"\n'
+    graph = {"federation.schemes": dotted_names("federation.schemes", source, modules)}
+    assert graph == {"federation.schemes": {"masterpoints.uploads.scoring"}}
+    assert upward_imports(graph) == ["federation.schemes -> masterpoints.uploads.scoring (up the stack)"]
+
+
 def test_the_checks_catch_a_wrong_graph():
     """A deliberately wrong graph: an upward import, the engine reaching into the site, and a circle."""
     graph = {
@@ -214,7 +257,11 @@ SCHEME_COMPARISON = re.compile(
 
 def _scheme_comparisons() -> list[str]:
     allowed = {REPO / "federation" / "schemes.py"}
-    files = [path for path in production_modules().values() if ENGINE.replace(".", "/") not in path.as_posix()]
+    files = [
+        path
+        for path in production_modules().values()
+        if ENGINE.replace(".", "/") not in path.as_posix() and not path.is_relative_to(REPO / "rulebooks")
+    ]
     files += sorted((REPO / "templates").rglob("*.html")) + sorted((REPO / "templates").rglob("*.txt"))
     found = []
     for path in files:
@@ -226,7 +273,7 @@ def _scheme_comparisons() -> list[str]:
     return found
 
 
-def test_no_comparison_with_a_scheme_code_outside_the_engine_and_the_registry():
+def test_no_comparison_with_a_scheme_code_outside_the_engine_the_registry_and_the_plugins():
     assert _scheme_comparisons() == []
 
 

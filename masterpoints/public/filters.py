@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club
 from federation.models import Federation, Region
 from federation.params import is_id
-from federation.schemes import FALLBACK, SchemeInfo
+from federation.schemes import SchemeInfo, default_scheme
 from masterpoints.models import RankingListEntry, Standing
 from masterpoints.public import selectors
 
@@ -133,7 +133,7 @@ class StandingFilter(FederationListFilter):
 
     @property
     def scheme(self) -> SchemeInfo:
-        return self.federation.scheme_info if self.federation else FALLBACK
+        return self.federation.scheme_info if self.federation else default_scheme()
 
     @property
     def chosen_season(self) -> int | None:

@@ -14,7 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from federation.schemes import FALLBACK
+from federation.schemes import default_scheme
 from federation.tables import BoundedPages
 from masterpoints.award_text import ledger_block
 from masterpoints.engine.common import KIND_DECIMALS, format_units
@@ -99,7 +99,7 @@ class StandingTable(BoundedPages, tables.Table):
     ranks_by_header = True
 
     def __init__(self, data, *, federation, see_hidden: bool = False, kind: str | None = None, **kwargs):
-        info = federation.scheme_info if federation else FALLBACK
+        info = federation.scheme_info if federation else default_scheme()
         exclude = [name for name in _ALL_POINTS if name not in info.balance_columns]
         super().__init__(data, exclude=[*exclude, *kwargs.pop("exclude", ())], **kwargs)
         self.federation = federation

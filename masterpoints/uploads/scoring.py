@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
 from federation.rulesets import rules_for
@@ -41,8 +40,8 @@ def compute(preview: Preview) -> ScoringResult:
     adapter (``federation.schemes``: :func:`score_dbf` or ``scoring_hbs.score_hbs``), or by its office adapter
     for a form the secretariat entered (``facts["office_form"]``, § 451A, D-Q33)."""
     if preview.upload.facts.get("office_form"):
-        return import_string(preview.scheme.office_scoring_adapter)(preview)
-    return import_string(preview.scheme.scoring_adapter)(preview)
+        return preview.scheme.office_scoring_adapter(preview)
+    return preview.scheme.scoring_adapter(preview)
 
 
 def event_boards(preview: Preview) -> int:

@@ -1,0 +1,53 @@
+"""The rule books are plugins: each registers its scheme with ``federation.schemes`` from its app's ready(), and
+the registry refuses what would make a code or a point kind ambiguous."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured, ValidationError
+
+from federation.models import Federation
+from federation.schemes import register, registered, scheme_choices, scheme_for, scheme_of, unregister
+
+
+def test_the_installed_rule_books_are_registered_in_the_order_of_installed_apps():
+    assert [info.code for info in registered()] == ["dbf", "hbs"]
+    assert scheme_for("SP").code == "dbf"
+    assert scheme_for("master").code == "hbs"
+
+
+def test_a_federation_chooses_among_the_registered_rule_books():
+    field = Federation._meta.get_field("scheme")
+    assert [code for code, _label in field.choices] == ["dbf", "hbs"]
+    with pytest.raises(ValidationError) as caught:
+        field.clean("xyz", Federation(name="X", code="x"))
+    assert caught.value.code == "invalid_choice"
+
+
+def test_a_rule_book_registered_later_is_offered_and_resolved_and_goes_again():
+    table = dataclasses.replace(scheme_of("hbs"), code="table", kinds=("TP",))
+    register(table)
+    try:
+        assert ("table", table.label) in scheme_choices()
+        assert scheme_of("table") is table
+        assert scheme_for("TP") is table
+        assert "table" in [code for code, _label in Federation._meta.get_field("scheme").choices]
+    finally:
+        unregister("table")
+    assert [info.code for info in registered()] == ["dbf", "hbs"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"code": "dbf"}, "registered twice"),
+        ({"code": "table", "kinds": ("TP", "BP")}, "claims point kinds of another: BP"),
+        ({"code": "a-very-long-code", "kinds": ("TP",)}, "at most 8 characters"),
+    ],
+)
+def test_the_registry_refuses_an_ambiguous_rule_book(changes, message):
+    with pytest.raises(ImproperlyConfigured, match=message):
+        register(dataclasses.replace(scheme_of("dbf"), **changes))
+    assert [info.code for info in registered()] == ["dbf", "hbs"]
