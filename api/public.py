@@ -24,7 +24,7 @@ from clubs.models import Club
 from federation.models import Federation, Player, Region
 from federation.params import page_number
 from masterpoints.engine.cli import calculate
-from masterpoints.engine.common import KIND_DECIMALS, RequestError, format_units
+from masterpoints.engine.common import RequestError, format_units
 from masterpoints.engine.dbf.ranglist import shown_hundredths
 from masterpoints.models import Standing
 from masterpoints.public import selectors
@@ -143,8 +143,7 @@ def rankings(request, filters: Query[RankingsQuery]):
     results = []
     for row in rows[:size]:
         player = row.player
-        points = {"MP": format_units(row.mp, 2)} if info.has_mp_total else {}
-        points.update({kind: format_units(getattr(row, kind.lower()), KIND_DECIMALS[kind]) for kind in info.kinds})
+        points = {b.label: format_units(getattr(row, b.column), b.decimals) for b in info.balances}
         results.append(
             {
                 "place": row.place,

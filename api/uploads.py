@@ -34,7 +34,6 @@ from api.selectors import token_upload, upload_json
 from api.services import api_call_audit, api_call_once, request_digest
 from masterpoints.uploads.forms import ResultUploadForm
 from masterpoints.uploads.preview import build_preview
-from masterpoints.uploads.selectors import organiser_playing_times
 from masterpoints.uploads.services import (
     UNCHECKED,
     results_upload_confirm,
@@ -43,8 +42,6 @@ from masterpoints.uploads.services import (
     results_upload_resolve,
 )
 from office.models import ApiToken
-from tournaments.recognised import listed_for
-from tournaments.simultaneous import claimable
 
 router = Router(tags=["uploads"], auth=TokenAuth())
 
@@ -86,14 +83,12 @@ def _facts_form(request, token: ApiToken, file) -> ResultUploadForm:
     choices = [(value, str(organiser), organiser)]
     data = request.POST.copy()
     data["organiser"] = value
-    return ResultUploadForm(
+    return scheme.upload_form(
         data,
         {"file": file},
         organisers=[(value, str(organiser))],
         scheme=scheme,
-        recognised=listed_for(federation, today),
-        playing_times=organiser_playing_times(choices) if scheme.playing_times else (),
-        simultaneous_events=claimable(federation, today) if scheme.sanctions else None,
+        **scheme.upload_form.inputs(federation, choices, today),
     )
 
 

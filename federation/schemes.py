@@ -33,6 +33,16 @@ SCHEME_CODE_LENGTH = 8
 
 
 @dataclass(frozen=True)
+class Balance:
+    """One amount of a player's balance as pages show it: its label (a kind, or the total's name), the
+    standings column that holds it, and its decimals."""
+
+    label: str
+    column: str
+    decimals: int
+
+
+@dataclass(frozen=True)
 class RankingKind:
     """One order of a ranking list: the query value, its label and the standings column it sorts by."""
 
@@ -60,10 +70,18 @@ class SchemeInfo:
     label: Promise
     #: The point kinds in the order pages show them.
     kinds: tuple[str, ...]
-    #: DBf adds its kinds into one MP total (§ 402: 100 BP = 10 SP = 1 GP = 1 MP); HBS keeps them apart.
-    has_mp_total: bool
-    #: DBf revalues BP → SP → GP for a title check (§ 404B); HBS kinds never convert (H-2).
-    kinds_revalue: bool
+    #: The total the kinds' units add up to, shown before them (DBf § 402: 100 BP = 10 SP = 1 GP = 1 MP, every
+    #: unit 0.01 MP); ``None``: the kinds stay apart (HBS H-2).
+    total: Balance | None
+    #: ``sort_key(balances, rung)``: the integer a player's place is ranked by (higher first), from the
+    #: balances in the order of ``kinds`` and the rung held.
+    sort_key: Callable[[tuple[int, ...], int], int]
+    #: ``season_key_sql(alias)``: the same over a season's sums in SQL (a season has no rung), the kinds'
+    #: columns read from ``alias``.
+    season_key_sql: Callable[[str], str]
+    #: ``rung_status(info, ladder, balances, held)``: the rung shown and what the next needs (a
+    #: ``masterpoints.standings.titles.TitleStatus``), the balances in the order of ``kinds``.
+    rung_status: Callable[..., Any]
     rule_set_class: type
     #: The rule sets the engine ships, oldest first.
     built_in: tuple[Any, ...]
@@ -81,6 +99,12 @@ class SchemeInfo:
     fallback_encodings: tuple[str, ...]
     #: The rule an upload cites when its organiser may not award the kind asked for.
     award_rule: Promise
+    #: The upload page's form (a ``masterpoints.uploads.forms.ResultUploadForm`` with the fields and facts the
+    #: rule book asks beyond every rule book's).
+    upload_form: type
+    #: ``awards_beyond(preview, allowed, today)``: the kinds the upload's organiser may award beyond the rule
+    #: set's table (``allowed``), adding the preview's issues that decide it (a DBf sanction, an HBS list entry).
+    awards_beyond: Callable[..., tuple[str, ...]]
     #: The upload adapter that scores a checked file's event (called with the preview).
     scoring_adapter: Callable[[Any], Any]
     #: The tournament forms the secretariat enters because no upload reaches them (DBf § 451A, D-Q33; empty:
@@ -147,9 +171,27 @@ class SchemeInfo:
         return self.ladder_class(rules)
 
     @property
+    def balances(self) -> tuple[Balance, ...]:
+        """What a balance shows, in order: the total where the kinds add up to one, then each kind."""
+        kinds = tuple(Balance(kind, kind.lower(), KIND_DECIMALS[kind]) for kind in self.kinds)
+        return ((self.total,) if self.total else ()) + kinds
+
+    @property
+    def headline(self) -> tuple[Balance, ...]:
+        """The amounts that sum a balance up in one place (a chart's lines, a one-cell summary): the total
+        where the kinds add up to one, else every kind."""
+        return (self.total,) if self.total else self.balances
+
+    @property
     def balance_columns(self) -> tuple[str, ...]:
         """The standings columns a list shows: DBf ``mp, bp, sp, gp``; HBS ``black, red, master``."""
-        return (("mp",) if self.has_mp_total else ()) + tuple(kind.lower() for kind in self.kinds)
+        return tuple(balance.column for balance in self.balances)
+
+    @property
+    def whole_column(self) -> str:
+        """The list's column whose header ranks by the default order: the total, or the rung (HBS rule 5
+        ranks by category first)."""
+        return self.total.column if self.total else "title"
 
     def primary_column(self, kind: str | None) -> str:
         """The balance column a narrow screen keeps next to the place and the name: the ranked kind's, or in
@@ -158,7 +200,7 @@ class SchemeInfo:
         column = self.ranking_column(kind)
         if column in self.balance_columns:
             return column
-        return self.balance_columns[0 if self.has_mp_total else -1]
+        return self.total.column if self.total else self.balance_columns[-1]
 
     def ranking_column(self, kind: str | None) -> str:
         """The standings column a list is ranked by for ``kind`` (the default order when unknown)."""

@@ -17,6 +17,7 @@ the tracker by number (it cites the rule or says the reason).
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import re
 import tokenize
@@ -288,6 +289,50 @@ def test_no_comparison_with_a_scheme_code_outside_the_engine_the_registry_and_th
 )
 def test_the_scheme_check_recognises_a_comparison(line):
     assert SCHEME_COMPARISON.search(line)
+
+
+def scheme_flags() -> set[str]:
+    """The yes/no fields of a rule book's :class:`~federation.schemes.SchemeInfo` (its workflows, its list)."""
+    from federation.schemes import SchemeInfo
+
+    return {field.name for field in dataclasses.fields(SchemeInfo) if field.type == "bool"}
+
+
+def flag_branches(source: str, flags: set[str]) -> list[int]:
+    """The lines where ``source`` chooses between two ways by a rule book's flag: an ``if`` with an ``else``
+    or ``elif``, or a conditional expression, whose test reads one. A gate (``if not info.cups: raise …``,
+    no other way) is a workflow's existence and is allowed; two ways are one rule book's and the other's,
+    which the plugins declare instead."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.IfExp) or (isinstance(node, ast.If) and node.orelse):
+            read = {n.attr for n in ast.walk(node.test) if isinstance(n, ast.Attribute)}
+            read |= {n.value for n in ast.walk(node.test) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+            if read & flags:
+                found.append(node.lineno)
+    return sorted(found)
+
+
+def test_no_code_outside_the_plugins_and_the_registry_branches_two_ways_on_a_scheme_flag():
+    flags = scheme_flags()
+    found = [
+        f"{path.relative_to(REPO)}:{line}"
+        for name, path in production_modules().items()
+        if not name.startswith("rulebooks") and name != "federation.schemes"
+        for line in flag_branches(path.read_text(encoding="utf-8"), flags)
+    ]
+    assert found == []
+
+
+def test_the_flag_check_tells_a_branch_from_a_gate():
+    source = (
+        "def f(info):\n"
+        "    if not info.sanctions:\n        raise ValueError\n"
+        "    x = 1 if info.recognised_list else 2\n"
+        "    if info.cups:\n        pass\n    else:\n        pass\n"
+        "    if getattr(info, 'transition'):\n        pass\n    elif x:\n        pass\n"
+    )
+    assert flag_branches(source, {"sanctions", "recognised_list", "cups", "transition"}) == [4, 5, 9]
 
 
 def test_the_public_pages_read_the_standings_and_notices_never_the_other_way():

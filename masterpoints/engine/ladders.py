@@ -126,6 +126,11 @@ class DbfLadder:
                 return index + 1
         return 0
 
+    def measures(self, number: int, balances: Sequence[int]) -> list[tuple[int, Fraction]]:
+        """(have, needed) for rung ``number`` from ``(bp, sp, gp)``: the total in hundredths of MP against the
+        title's total T (§ 404A, § 404C3), the one amount every title's conditions start from."""
+        return [(sum(balances), Fraction(self.rules.titles[number - 1].total) * 100)]
+
 
 class HbsLadder:
     """The H-2 categories of one HBS rule set."""
@@ -147,3 +152,9 @@ class HbsLadder:
             if a >= black and b >= red and c >= master:
                 found = index
         return found
+
+    def measures(self, number: int, balances: Sequence[int]) -> list[tuple[int, Fraction]]:
+        """(have, needed) for rung ``number`` from ``(black, red, master)``: each kind against the row's
+        minimum of it (H-2: the kinds never convert)."""
+        _name, *minimums = self._table[number - 1]
+        return [(have, Fraction(minimum)) for have, minimum in zip(balances, minimums, strict=True)]

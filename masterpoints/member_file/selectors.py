@@ -8,7 +8,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from clubs.models import Club, ClubMembership
 from federation.models import Federation, Player
-from masterpoints.engine.common import KIND_DECIMALS, format_units
+from masterpoints.engine.common import format_units
 from masterpoints.standings.titles import title_label
 
 #: The columns before the points: what a scoring program needs to know a player at the table, and no more
@@ -21,9 +21,7 @@ LISTED_STATUSES = (Player.Status.MEMBER, Player.Status.GUEST)
 def point_columns(federation: Federation) -> list[tuple[str, str, int]]:
     """(column, standing field, decimals) of the federation's points: DBf's MP total and then its kinds
     (§ 402), HBS's kinds kept apart (H-2), as :mod:`federation.schemes` says."""
-    info = federation.scheme_info
-    columns = [("mp", "mp", 2)] if info.has_mp_total else []
-    return columns + [(kind.lower(), kind.lower(), KIND_DECIMALS[kind]) for kind in info.kinds]
+    return [(b.column, b.column, b.decimals) for b in federation.scheme_info.balances]
 
 
 def member_file_rows(*, federation: Federation, club: Club | None, on: datetime.date) -> list[list]:

@@ -23,10 +23,14 @@ LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 32
 
 
 def _lines(info: SchemeInfo) -> tuple:
-    """The chart's lines: DBf one line of total MP (§ 402: every unit is 0.01 MP); HBS one per kind."""
-    if info.has_mp_total:
-        return (("MP", lambda totals: sum(totals.get(k, 0) for k in info.kinds), 2),)
-    return tuple((kind, lambda totals, kind=kind: totals.get(kind, 0), info.decimals(kind)) for kind in info.kinds)
+    """The chart's lines: the scheme's headline amounts (DBf one line of total MP, § 402: every unit is 0.01 MP,
+    the sum of the kinds' units; HBS one per kind)."""
+
+    def amount(balance):
+        kinds = info.kinds if balance is info.total else (balance.label,)
+        return lambda totals: sum(totals.get(kind, 0) for kind in kinds)
+
+    return tuple((balance.label, amount(balance), balance.decimals) for balance in info.headline)
 
 
 @dataclass(frozen=True)

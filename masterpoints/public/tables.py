@@ -107,9 +107,9 @@ class StandingTable(BoundedPages, tables.Table):
         self.kind = kind or info.ranking_kinds[0].value
         #: column name → the ranking kind its header chooses (the total or category: the MP or title column).
         self.kind_columns = {}
-        whole = "mp" if info.has_mp_total else "title"  # the default order: total MP, or category (rule 5)
         for ranking in info.ranking_kinds:
-            self.kind_columns[ranking.column if ranking.column in info.balance_columns else whole] = ranking
+            column = ranking.column if ranking.column in info.balance_columns else info.whole_column
+            self.kind_columns[column] = ranking
         if self.ranks_by_header:
             for name in _ALL_POINTS:
                 if name in self.columns:
@@ -291,10 +291,7 @@ class AwardTable(BoundedPages, tables.Table):
 
 def balances(info, row) -> list[tuple[str, str]]:
     """(kind, amount) of a standing or season row in the kind's decimals; DBf adds the total in MP first (§ 402)."""
-    out = [("MP", format_units(row.mp if row else 0, 2))] if info.has_mp_total else []
-    for kind in info.kinds:
-        out.append((kind, format_units(getattr(row, kind.lower(), 0) if row else 0, KIND_DECIMALS[kind])))
-    return out
+    return [(b.label, format_units(getattr(row, b.column, 0) if row else 0, b.decimals)) for b in info.balances]
 
 
 def season_table(info, rows, current: int) -> str:
@@ -304,17 +301,15 @@ def season_table(info, rows, current: int) -> str:
     Nothing for a player without season rows."""
     if not rows:
         return ""
-    kinds = [("MP", "mp", 2)] if info.has_mp_total else []
-    kinds += [(kind, kind.lower(), KIND_DECIMALS[kind]) for kind in info.kinds]
     seasons = [
         {
             "label": info.season_label(row.season),
             "current": row.season == current,
-            "amounts": [shown_units(getattr(row, field), decimals) for _kind, field, decimals in kinds],
+            "amounts": [shown_units(getattr(row, b.column), b.decimals) for b in info.balances],
         }
         for row in rows
     ]
-    context = {"kinds": [kind_label(kind) for kind, _field, _decimals in kinds], "seasons": seasons}
+    context = {"kinds": [kind_label(b.label) for b in info.balances], "seasons": seasons}
     return render_to_string("masterpoints/season_table.html", context)
 
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from federation.admin_base import ReadOnlyAdmin
+from masterpoints.engine.common import format_units
 from masterpoints.jobs.admin import secretariat_federations
 from masterpoints.models import Standing, TitleAchievement
 from masterpoints.office_record.admin import PlayerRecordMixin
@@ -35,9 +36,8 @@ class StandingAdmin(PlayerRecordMixin, ReadOnlyAdmin):
 
     @admin.display(description=_("points"))
     def total(self, obj):
-        if obj.federation.scheme_info.has_mp_total:  # DBf: one MP total (§ 402)
-            return f"{obj.amount('MP')} MP"
-        return f"{obj.black} / {obj.red} / {obj.master}"
+        headline = obj.federation.scheme_info.headline  # DBf one MP total (§ 402), HBS each kind (H-2)
+        return " / ".join(f"{format_units(getattr(obj, b.column), b.decimals)} {b.label}" for b in headline)
 
     def get_urls(self):
         rebuild = self.admin_site.admin_view(require_POST(self.rebuild_view))

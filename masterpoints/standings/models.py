@@ -15,7 +15,7 @@ class BalanceColumns(models.Model):
 
     ``mp`` is the DBf total in hundredths of MP: every DBf unit is 0.01 MP, so it is ``bp + sp + gp``
     (§ 402). ``sort_key`` orders a list: DBf by ``mp``; HBS by category rung, then master, red and black
-    points (see ``masterpoints.standings.sums.hbs_sort_key``).
+    points (see ``rulebooks.hbs.ordering.hbs_sort_key``).
     """
 
     # Indexed by the subclasses' composite indexes, which all start with the federation.

@@ -71,32 +71,6 @@ def _opening_or(season):
     )
 
 
-# --- ranking keys ---------------------------------------------------------------------------------------
-
-#: Each HBS balance takes 19 bits of the packed key (up to 524,287 points; more is clamped for the order).
-_HBS_BITS = 19
-_HBS_MAX = (1 << _HBS_BITS) - 1
-
-
-def _clamp(value: int) -> int:
-    return 0 if value < 0 else min(value, _HBS_MAX)
-
-
-def hbs_sort_key(rung: int, master: int, red: int, black: int) -> int:
-    """The HBS order (H-2) as one integer: by category rung, then master, red and black points."""
-    return (rung << (3 * _HBS_BITS)) | (_clamp(master) << (2 * _HBS_BITS)) | (_clamp(red) << _HBS_BITS) | _clamp(black)
-
-
-def _hbs_season_key_sql(alias: str) -> str:
-    """SQL of :func:`hbs_sort_key` without a rung (season figures have no category), over ``alias``."""
-
-    def clamp(column: str) -> str:
-        col = f"{alias}.{column}"
-        return f"(CASE WHEN {col} < 0 THEN 0 WHEN {col} > {_HBS_MAX} THEN {_HBS_MAX} ELSE {col} END)"
-
-    return f"({clamp('master')} * {1 << (2 * _HBS_BITS)} + {clamp('red')} * {1 << _HBS_BITS} + {clamp('black')})"
-
-
 # --- columns ----------------------------------------------------------------------------------------------
 
 _BALANCE_FIELDS = ("bp", "sp", "gp", "black", "red", "master")
@@ -209,8 +183,8 @@ def _season_row_sql(federation: Federation, source: str) -> str:
     own = {kind.lower() for kind in info.kinds}
     balances = [f"agg.{field}" if field in own else f"0 AS {field}" for field in _BALANCE_FIELDS]
     bp, sp, gp, black, red, master = balances
-    mp = "agg.bp + agg.sp + agg.gp" if info.has_mp_total else "0"
-    key = mp if info.has_mp_total else _hbs_season_key_sql("agg")
+    mp = "agg.bp + agg.sp + agg.gp" if info.total else "0"
+    key = info.season_key_sql("agg")
     return (
         f"SELECT agg.player_id, {int(federation.pk)} AS federation_id, agg.season, {bp}, {sp}, {gp}, {mp} AS mp, "  # noqa: S608 - our own SQL
         f"{black}, {red}, {master}, {key} AS sort_key, agg.last_award_on, agg.award_count FROM {source} agg"
@@ -379,7 +353,7 @@ def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, car
             )
         rung, title, stars, reached_on = shown or (0, "", 0, None)
         mp = bp + sp + gp
-        key = mp if info.has_mp_total else hbs_sort_key(rung, master, red, black)
+        key = info.sort_key((bp, sp, gp, black, red, master)[own], rung)
         balances = (bp, sp, gp, mp, black, red, master)
         rows.append((player_id, federation.pk, *balances, key, last, count, computed, rung, title, stars, reached_on))
     return rows, achievements

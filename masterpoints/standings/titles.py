@@ -73,10 +73,7 @@ def title_status(player: Player, standing: Standing | None, *, book: LadderBook 
         title_label(standing.title, standing.stars) if standing else "",
         standing.title_reached_on if standing else None,
     )
-    if info.kinds_revalue:
-        status = _title_status(info, ladder, balances, held)
-    else:
-        status = _category_status(info, ladder, balances, held)
+    status = info.rung_status(info, ladder, balances, held)
     status.etui = rung_etui(book, held[0], held[2])
     return status
 
@@ -88,7 +85,7 @@ def rung_etui(book: LadderBook, rung: int, reached_on: datetime.date | None) -> 
     return step.etui if step is not None else ""
 
 
-def _title_status(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> TitleStatus:
+def title_progress(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> TitleStatus:
     """DBf § 404: the next title and, for each kind alone, the least amount that reaches it (§ 404B)."""
     shown, title, reached = held
     balance = Balance(*balances)
@@ -114,7 +111,7 @@ def _title_status(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> 
     return TitleStatus(title, reached, computed, shown > status.rank, step)
 
 
-def _category_status(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> TitleStatus:
+def category_progress(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> TitleStatus:
     """HBS H-2: the next category needs every kind's missing points (they never convert)."""
     shown, title, reached = held
     black, red, master = balances

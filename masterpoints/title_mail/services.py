@@ -187,11 +187,8 @@ def close_members(club: Club, *, exclude: set[int] = frozenset()) -> list[CloseM
         following = ladder.rung_of(standing.title_rung + 1)
         if following is None:
             continue
-        if federation.scheme_info.has_mp_total:
-            need = [(standing.mp, Fraction(ladder.rules.titles[following.rung - 1].total) * 100)]
-        else:
-            _name, *minimums = ladder.rules.category_minimums()[following.rung - 1]
-            need = list(zip((standing.black, standing.red, standing.master), minimums, strict=True))
+        balances = tuple(getattr(standing, kind.lower()) for kind in federation.scheme_info.kinds)
+        need = ladder.measures(following.rung, balances)
         if all(have >= percent * minimum for have, minimum in need) and any(m > 0 for _h, m in need):
             status = title_status(standing.player, standing, book=book)
             if status.next is None:

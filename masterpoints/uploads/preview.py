@@ -26,9 +26,8 @@ from masterpoints.engine.common import RequestError
 from masterpoints.engine_text import reason_text_lazy
 from masterpoints.uploads import claims, names, scoring
 from masterpoints.uploads.bounds import check_bounds
-from masterpoints.uploads.lines import Difference, EntryLine, GroupLine, PlayerLine, Preview, event_key
+from masterpoints.uploads.lines import Difference, EntryLine, GroupLine, PlayerLine, Preview
 from masterpoints.uploads.models import ClubAlias, club_id_key
-from tournaments import recognised
 from tournaments.importers import parse_results
 from tournaments.importers.model import Entry, Participant
 from tournaments.issues import Issue, Location, Severity
@@ -111,29 +110,10 @@ def _check_event(preview: Preview, today: datetime.date) -> None:
     organiser_kind = facts.get("organiser_kind", "club")
     category = facts.get("category")
     info = preview.scheme
-    # What the organiser awards by the rule set of the day (DBf § 403, HBS H-1); a listed HBS event adds
-    # the kinds of its entry (``tournaments.recognised``), a granted DBf sanction its kind (§ 403A–B) if no
-    # other event used it (D-Q24: ``SANCTION_USED`` then stops the computation).
+    # What the organiser awards by the rule set of the day (DBf § 403, HBS H-1), and what the rule book adds
+    # to it (its plugin's ``awards_beyond``: a listed HBS event's kinds, a granted DBf sanction's).
     allowed = rules_or_built_in(upload.federation, event.date or today).awards_of(organiser_kind)
-    if info.recognised_list:
-        listed, issues = recognised.upload_issues(upload=upload, on_date=event.date or today)
-        allowed, preview.issues = (*allowed, *listed), preview.issues + issues
-    elif info.sanctions and category not in allowed and upload.club_id and event.date:
-        found = sanctions.event_sanction(
-            club=upload.club,
-            category=category,
-            on_date=event.date,
-            event_key=event_key(upload, event),
-            claim=claims.claim_of(preview),
-        )
-        preview.sanction, preview.sanction_row = found.kind, found.sanction
-        preview.issues += found.issues
-        if found.issues or found.kind != "none":
-            allowed = (*allowed, category)
-    if info.sanctions and category == "BP" and upload.club_id and event.date:  # § 405B7e, D-Q66
-        preview.issues += sanctions.partial_result_issues(
-            club=upload.club, on_date=event.date, bp_not_partial=bool(facts.get("bp_not_partial"))
-        )
+    allowed = info.awards_beyond(preview, allowed, today)
     # Every kind the upload awards (``facts["kinds"]``: a list entry's, or import_results' --kinds for HBS
     # transition rules 2 and 5), each by what the organiser may award on the event's date (H-1).
     for kind in dict.fromkeys([category, *(kind for kind, _s in facts.get("kinds") or ())]):

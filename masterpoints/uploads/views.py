@@ -28,7 +28,6 @@ from masterpoints.uploads.forms import (
     EncodingForm,
     PlayingTimeForm,
     ResolutionForm,
-    ResultUploadForm,
     resolve_table_choices,
 )
 from masterpoints.uploads.questions import question_forms
@@ -38,7 +37,6 @@ from masterpoints.uploads.resolving import (
     results_upload_resolve_many,
 )
 from masterpoints.uploads.selectors import (
-    organiser_playing_times,
     upload_organisers,
     upload_playing_times,
     uploads_list,
@@ -58,8 +56,6 @@ from masterpoints.uploads.services import (
 from masterpoints.uploads.tables import ResultUploadTable
 from office.access import can_act_for_club, is_secretariat
 from tournaments.models import ResultUpload
-from tournaments.recognised import listed_for
-from tournaments.simultaneous import claimable
 
 #: Entries of the results table on one page (``?page=``) and players to resolve on one page of their list
 #: (``?players=``): a page stays a few hundred KB whatever the file holds.
@@ -104,14 +100,12 @@ def upload(request):
             federation = candidate
     choices = organisers[federation]
     scheme = federation.scheme_info
-    form = ResultUploadForm(
+    form = scheme.upload_form(
         request.POST or None,
         request.FILES or None,
         organisers=[(value, label) for value, label, _obj in choices],
         scheme=scheme,
-        recognised=listed_for(federation, timezone.localdate()),
-        playing_times=organiser_playing_times(choices) if scheme.playing_times else (),
-        simultaneous_events=claimable(federation, timezone.localdate()) if scheme.sanctions else None,
+        **scheme.upload_form.inputs(federation, choices, timezone.localdate()),
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

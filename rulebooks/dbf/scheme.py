@@ -8,20 +8,39 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from federation.schemes import RankingKind, SchemeInfo
+from federation.schemes import Balance, RankingKind, SchemeInfo
 from masterpoints.engine.dbf.ranglist import DBF_RANKING_LIST
 from masterpoints.engine.dbf.rules import DEFAULT_RULE_SETS, DbfRuleSet, ruleset_for
 from masterpoints.engine.dbf.tables import OFFICE_FORMS
 from masterpoints.engine.ladders import DbfLadder
 from masterpoints.office_entry.scoring import score_dbf_office
+from masterpoints.standings.titles import title_progress
 from masterpoints.uploads.scoring import score_dbf
+from rulebooks.dbf.awards import dbf_awards_beyond
+from rulebooks.dbf.upload import DbfUploadForm
+
+#: Bronze, silver and gold points (§ 402).
+KINDS = ("BP", "SP", "GP")
+
+
+def mp_sort_key(balances: tuple[int, ...], rung: int) -> int:
+    """§ 402: the list ranks by total MP, a unit of every kind being 0.01 MP (the title follows from it)."""
+    return sum(balances)
+
+
+def mp_season_key_sql(alias: str) -> str:
+    """:func:`mp_sort_key` over a season's sums in SQL."""
+    return " + ".join(f"{alias}.{kind.lower()}" for kind in KINDS)
+
 
 DBF = SchemeInfo(
     code="dbf",
     label=_("DBf (Denmark): bronze, silver and gold points"),
-    kinds=("BP", "SP", "GP"),
-    has_mp_total=True,
-    kinds_revalue=True,
+    kinds=KINDS,
+    total=Balance("MP", "mp", 2),
+    sort_key=mp_sort_key,
+    season_key_sql=mp_season_key_sql,
+    rung_status=title_progress,
     rule_set_class=DbfRuleSet,
     built_in=DEFAULT_RULE_SETS,
     choose=ruleset_for,
@@ -36,6 +55,8 @@ DBF = SchemeInfo(
     default_category="BP",
     fallback_encodings=("cp1252", "iso8859-15", "cp1250"),
     award_rule=_("§ 403: clubs award BP, districts and circles SP, DBf GP; more needs a sanction (§ 403A–B)."),
+    upload_form=DbfUploadForm,
+    awards_beyond=dbf_awards_beyond,
     scoring_adapter=score_dbf,
     office_forms=OFFICE_FORMS,
     office_scoring_adapter=score_dbf_office,

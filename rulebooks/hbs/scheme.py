@@ -11,14 +11,20 @@ from django.utils.translation import gettext_lazy as _
 from federation.schemes import EventNature, RankingKind, SchemeInfo
 from masterpoints.engine.hbs.rules import HBS_DRAFT, HbsRuleSet, ruleset_for
 from masterpoints.engine.ladders import HbsLadder
+from masterpoints.standings.titles import category_progress
 from masterpoints.uploads.scoring_hbs import score_hbs
+from rulebooks.hbs.awards import hbs_awards_beyond
+from rulebooks.hbs.ordering import hbs_season_key_sql, hbs_sort_key
+from rulebooks.hbs.upload import HbsUploadForm
 
 HBS = SchemeInfo(
     code="hbs",
     label=_("HBS (Croatia): black, red and master points"),
     kinds=("black", "red", "master"),
-    has_mp_total=False,
-    kinds_revalue=False,
+    total=None,
+    sort_key=hbs_sort_key,
+    season_key_sql=hbs_season_key_sql,
+    rung_status=category_progress,
     rule_set_class=HbsRuleSet,
     built_in=(HBS_DRAFT,),
     choose=ruleset_for,
@@ -35,6 +41,8 @@ HBS = SchemeInfo(
     award_rule=_(
         "H-1: an unlisted event awards black points; other kinds come from the list of recognised tournaments."
     ),
+    upload_form=HbsUploadForm,
+    awards_beyond=hbs_awards_beyond,
     scoring_adapter=score_hbs,
     office_forms=(),
     office_scoring_adapter=None,

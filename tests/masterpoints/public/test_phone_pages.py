@@ -20,7 +20,6 @@ from masterpoints.public.charts import points_chart
 from masterpoints.public.tables import score_decimals, shown_score
 from masterpoints.standings.services import standings_refresh_players
 from masterpoints.templatetags.points import form_label, scoring_label
-from masterpoints.uploads.forms import ResultUploadForm
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import make_player, pairs_from_numbers, post_award, usebio_pairs
 
@@ -218,8 +217,8 @@ def test_the_chart_marks_the_titles_reached_on_their_day_numbered_and_listed_iss
 
 
 def test_the_upload_forms_help_texts_follow_the_rule_book():
-    dbf = ResultUploadForm(organisers=[], scheme=scheme_of("dbf"))
-    hbs = ResultUploadForm(organisers=[], scheme=scheme_of("hbs"))
+    dbf = scheme_of("dbf").upload_form(organisers=[], scheme=scheme_of("dbf"))
+    hbs = scheme_of("hbs").upload_form(organisers=[], scheme=scheme_of("hbs"))
     assert "per playing day for BP" in dbf.fields["boards"].help_text
     assert "BP" not in hbs.fields["boards"].help_text
     assert "Mini-teams" in dbf.fields["event_form"].help_text

@@ -16,7 +16,6 @@ import datetime
 from django.db.models import Sum
 
 from masterpoints.models import Award
-from masterpoints.uploads.forms import ResultUploadForm
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.factories import make_player
@@ -77,5 +76,5 @@ def test_a_declared_handicap_event_whose_pbn_has_no_handicap_is_named_405b6f(wor
 
 
 def test_the_dbf_upload_form_asks_whether_it_is_a_handicap_event_405b6f(world):
-    form = ResultUploadForm(organisers=[("club:1", "x")], scheme=world.dbf.scheme_info)
+    form = world.dbf.scheme_info.upload_form(organisers=[("club:1", "x")], scheme=world.dbf.scheme_info)
     assert "§ 405B6f" in str(form.fields["handicap"].label)

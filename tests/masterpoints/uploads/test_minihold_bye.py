@@ -115,10 +115,10 @@ def test_without_the_organisers_bye_score_the_files_places_stand_421b_d_q23(worl
 def test_the_upload_form_stores_the_organisers_bye_score_as_a_fact_d_q23(world):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from masterpoints.uploads.forms import ResultUploadForm
-
     data = {"organiser": f"club:{world.club_a.pk}", "category": "BP", "bye_vp": "13.5"}
     files = {"file": SimpleUploadedFile("m.csv", b"x")}
-    form = ResultUploadForm(data, files, organisers=[(data["organiser"], "A")], scheme=world.dbf.scheme_info)
+    form = world.dbf.scheme_info.upload_form(
+        data, files, organisers=[(data["organiser"], "A")], scheme=world.dbf.scheme_info
+    )
     assert form.is_valid(), form.errors
     assert form.facts(organiser_kind="club")["bye_vp"] == "13.5"

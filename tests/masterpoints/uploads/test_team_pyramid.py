@@ -13,7 +13,6 @@ import pytest
 from django.db.models import Sum
 
 from masterpoints.models import Award
-from masterpoints.uploads.forms import ResultUploadForm
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
 from tests.masterpoints.uploads.player_page import page_shows
@@ -63,7 +62,7 @@ def test_a_district_sp_team_event_left_unnamed_is_paid_as_413a_with_a_warning_d_
 
 @pytest.mark.parametrize("category", ["BP", "GP"])
 def test_the_upload_form_offers_the_413b_f_events_for_sp_only(world, category):
-    form = ResultUploadForm(
+    form = world.dbf.scheme_info.upload_form(
         data={"organiser": "x", "category": category, "team_table": "sp_district_promotion"},
         organisers=[("x", "x")],
         scheme=world.dbf.scheme_info,
