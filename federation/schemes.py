@@ -88,8 +88,10 @@ class SchemeInfo:
     #: ``choose(on_date, candidates)``: the newest candidate valid on the date (``LookupError`` if none).
     choose: Callable[[datetime.date, Iterable[Any]], Any]
     ladder_class: type
-    #: What the ladder's rungs are: DBf "titles" (§ 404), HBS "categories" (H-2).
-    ladder_kind: str
+    #: The subject of the monthly mail of new rungs to a club (§ 451B; ``%(month)s``, ``%(club)s``).
+    rung_mail_subject: Promise
+    #: The rule book as the site's footer names it, among the others.
+    rule_book_title: Promise
     #: What a list can be ranked by; the first is the default.
     ranking_kinds: tuple[RankingKind, ...]
     #: The kind an upload or import awards when nobody names one.
@@ -102,6 +104,9 @@ class SchemeInfo:
     #: The upload page's form (a ``masterpoints.uploads.forms.ResultUploadForm`` with the fields and facts the
     #: rule book asks beyond every rule book's).
     upload_form: type
+    #: The public calculator's tabs of the rule book (``?calc=`` value → a
+    #: ``masterpoints.public.forms.CalculatorForm``), in the order the page shows them.
+    calculators: dict[str, type]
     #: ``awards_beyond(preview, allowed, today)``: the kinds the upload's organiser may award beyond the rule
     #: set's table (``allowed``), adding the preview's issues that decide it (a DBf sanction, an HBS list entry).
     awards_beyond: Callable[..., tuple[str, ...]]

@@ -39,6 +39,7 @@ from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubMembership
@@ -216,7 +217,7 @@ def _message(letter: ClubLetter, month: datetime.date) -> dict:
         "scheme": club.federation.scheme_info,
     }
     with translation.override(club_language(club)):
-        subject = " ".join(render_to_string("emails/title_mail_subject.txt", context).split())
+        subject = str(context["scheme"].rung_mail_subject) % {"month": date_format(month, "F Y"), "club": club.name}
         text = render_to_string("emails/title_mail.txt", context)
         html = render_to_string("emails/title_mail.html", context)
     domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")[2] or "localhost"

@@ -14,9 +14,10 @@ from masterpoints.engine.dbf.rules import DEFAULT_RULE_SETS, DbfRuleSet, ruleset
 from masterpoints.engine.dbf.tables import OFFICE_FORMS
 from masterpoints.engine.ladders import DbfLadder
 from masterpoints.office_entry.scoring import score_dbf_office
-from masterpoints.standings.titles import title_progress
 from masterpoints.uploads.scoring import score_dbf
 from rulebooks.dbf.awards import dbf_awards_beyond
+from rulebooks.dbf.calculator import DbfScaleForm, DbfTitleForm
+from rulebooks.dbf.titles import title_progress
 from rulebooks.dbf.upload import DbfUploadForm
 
 #: Bronze, silver and gold points (§ 402).
@@ -45,7 +46,8 @@ DBF = SchemeInfo(
     built_in=DEFAULT_RULE_SETS,
     choose=ruleset_for,
     ladder_class=DbfLadder,
-    ladder_kind="titles",
+    rung_mail_subject=_("New titles, %(month)s: %(club)s"),
+    rule_book_title=_("DBf mesterpointregler 2023"),
     ranking_kinds=(
         RankingKind("MP", _("total MP"), "sort_key"),
         RankingKind("BP", _("bronze points"), "bp"),
@@ -56,6 +58,7 @@ DBF = SchemeInfo(
     fallback_encodings=("cp1252", "iso8859-15", "cp1250"),
     award_rule=_("§ 403: clubs award BP, districts and circles SP, DBf GP; more needs a sanction (§ 403A–B)."),
     upload_form=DbfUploadForm,
+    calculators={"dbf": DbfScaleForm, "title": DbfTitleForm},
     awards_beyond=dbf_awards_beyond,
     scoring_adapter=score_dbf,
     office_forms=OFFICE_FORMS,

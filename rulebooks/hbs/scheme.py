@@ -11,9 +11,10 @@ from django.utils.translation import gettext_lazy as _
 from federation.schemes import EventNature, RankingKind, SchemeInfo
 from masterpoints.engine.hbs.rules import HBS_DRAFT, HbsRuleSet, ruleset_for
 from masterpoints.engine.ladders import HbsLadder
-from masterpoints.standings.titles import category_progress
 from masterpoints.uploads.scoring_hbs import score_hbs
 from rulebooks.hbs.awards import hbs_awards_beyond
+from rulebooks.hbs.calculator import HbsCategoryForm, HbsScaleForm
+from rulebooks.hbs.categories import category_progress
 from rulebooks.hbs.ordering import hbs_season_key_sql, hbs_sort_key
 from rulebooks.hbs.upload import HbsUploadForm
 
@@ -29,7 +30,8 @@ HBS = SchemeInfo(
     built_in=(HBS_DRAFT,),
     choose=ruleset_for,
     ladder_class=HbsLadder,
-    ladder_kind="categories",
+    rung_mail_subject=_("New categories, %(month)s: %(club)s"),
+    rule_book_title=_("the HBS categorisation rules"),
     ranking_kinds=(
         RankingKind("category", _("category"), "sort_key"),
         RankingKind("master", _("master points"), "master"),
@@ -42,6 +44,7 @@ HBS = SchemeInfo(
         "H-1: an unlisted event awards black points; other kinds come from the list of recognised tournaments."
     ),
     upload_form=HbsUploadForm,
+    calculators={"hbs": HbsScaleForm, "category": HbsCategoryForm},
     awards_beyond=hbs_awards_beyond,
     scoring_adapter=score_hbs,
     office_forms=(),

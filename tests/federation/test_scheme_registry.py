@@ -4,6 +4,7 @@ the registry refuses what would make a code or a point kind ambiguous."""
 from __future__ import annotations
 
 import dataclasses
+import html
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured, ValidationError
@@ -51,3 +52,23 @@ def test_the_registry_refuses_an_ambiguous_rule_book(changes, message):
     with pytest.raises(ImproperlyConfigured, match=message):
         register(dataclasses.replace(scheme_of("dbf"), **changes))
     assert [info.code for info in registered()] == ["dbf", "hbs"]
+
+
+def _text(response) -> str:
+    return " ".join(html.unescape(response.content.decode()).split())
+
+
+def test_the_footer_names_every_registered_rule_book_in_the_readers_language(client, db):
+    english = _text(client.get("/calculator/"))
+    assert "own rules: DBf mesterpointregler 2023 and the HBS categorisation rules." in english
+    client.cookies["django_language"] = "da"
+    danish = _text(client.get("/calculator/"))
+    assert "egne regler: DBf's mesterpointregler 2023 og HBS' kategoriseringsregler." in danish
+    table = dataclasses.replace(scheme_of("hbs"), code="table", kinds=("TP",), rule_book_title="the table rules")
+    register(table)
+    try:
+        client.cookies["django_language"] = "en"
+        body = _text(client.get("/calculator/", {"calc": "hbs"}))
+        assert "DBf mesterpointregler 2023, the HBS categorisation rules and the table rules." in body
+    finally:
+        unregister("table")

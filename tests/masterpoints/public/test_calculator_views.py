@@ -82,3 +82,25 @@ def test_danish_and_croatian_readers_write_and_read_decimals_with_a_comma(client
     params = {"calc": "hbs", "hbs-form": "pairs", "hbs-participants": "20", "hbs-boards": "24", "hbs-strength": "1,5"}
     body = client.get(reverse("public:calculator"), params).content.decode()
     assert "errorlist" not in body and 'value="1,5"' in body
+
+
+def test_each_rule_books_calculator_shows_its_answer_by_its_plugins_template(client, db):
+    """The title tab (DBf § 404A, D-Q11: 5 MP of BP alone make 1★ Klubmester) names the stars and what each
+    kind alone reaches (§ 404B); the category tab (HBS H-2: 250 black points are tref, karo needs 500) the
+    points still missing of every kind."""
+    title = {"calc": "title", "title-bp": "500", "title-sp": "0", "title-gp": "0"}
+    body = " ".join(client.get(reverse("public:calculator"), title).content.decode().split())
+    assert "<dd>Klubmester ★</dd>" in body
+    assert "<li>1500 BP reach Klubmester ★★</li>" in body
+    assert "<li>10.00 GP reach Distriktsmester</li>" in body
+    category = {"calc": "category", "category-black": "250", "category-red": "0", "category-master": "0"}
+    body = " ".join(client.get(reverse("public:calculator"), category).content.decode().split())
+    assert "<dt>Next category</dt><dd>karo</dd>" in body
+    assert "<dd>black 250 · red 0 · master 0</dd>" in body
+
+
+def test_the_calculator_offers_every_registered_rule_books_tabs_the_first_by_default(client, db):
+    body = client.get(reverse("public:calculator"), {"calc": "no-such-tab"}).content.decode()
+    tabs = [part.split('"', 1)[0] for part in body.split('href="?calc=')[1:]]
+    assert tabs == ["dbf", "title", "hbs", "category"]
+    assert 'name="calc" value="dbf"' in body
