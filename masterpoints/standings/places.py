@@ -4,11 +4,12 @@ index and none keeps a copy of the list.
 
 A rank is one plus the number of better standings in its scope (equal keys share it); stored, it would change
 for thousands of players whenever one passes them, so the standings' own updates never write it: after a
-change commits, :func:`places_soon` queues :func:`places_refresh` (through the outbox, at most one queued per
-federation), and the beat's ``standings-places`` runs it every minute for any federation whose places are
-older than its standings version or than today (the official list follows dues paid, HBS rule 3). A place is
-therefore at most :data:`PLACES_BOUND_SECONDS` behind the points; the points themselves are read from the
-standings and show at once.
+change commits, :func:`places_soon` queues :func:`places_refresh` (through the outbox, at most one per
+federation in :data:`PLACES_BOUND_SECONDS`, so a burst of uploads costs one refresh, not one each), and the
+beat's ``standings-places`` runs it every minute for any federation whose places are older than its
+standings version or than today (the official list follows dues paid, HBS rule 3). A place is therefore at
+most :data:`PLACES_BOUND_SECONDS` behind the points; the points themselves are read from the standings and
+show at once.
 
 One statement derives every place (federation, district, club, ranking list) and writes only the rows whose
 values changed, under a row lock of the federation's :class:`~masterpoints.models.StandingPlaces`: two refreshes
@@ -41,8 +42,8 @@ _QUEUED = "standings-places-queued:{}"
 
 def places_soon(federation_id: int) -> None:
     """Within a standings change's transaction: queue the federation's refresh once it commits, unless one
-    is queued already (the refresh clears the mark when it starts, so a change during a refresh queues the
-    next)."""
+    was queued in the last :data:`PLACES_BOUND_SECONDS`. A change after that one is derived by the beat's
+    next minute (``places_due``): one refresh of a million places in a minute, however many uploads."""
     if cache.add(_QUEUED.format(federation_id), 1, PLACES_BOUND_SECONDS):
         enqueue_task(PLACES_TASK, federation_id)
 
@@ -68,7 +69,6 @@ def places_refresh(federation: Federation, *, day) -> int:
     derived by the beat's next minute (``places_due``), within :data:`PLACES_BOUND_SECONDS`. The version
     recorded is the one read before the places were derived, so a change committed meanwhile is never
     marked as derived."""
-    cache.delete(_QUEUED.format(federation.pk))
     with transaction.atomic():
         run, _created = StandingPlaces.objects.get_or_create(federation=federation)
         run = StandingPlaces.objects.select_for_update(skip_locked=True).filter(pk=run.pk).first()

@@ -184,3 +184,22 @@ def test_a_refresh_never_waits_for_a_running_one_and_a_change_it_missed_stays_du
     assert world.dbf.pk in places_due(selectors.today())
     assert places_refresh(world.dbf, day=selectors.today()) > 0
     assert [ranks_of(p).federation for p in (a, b)] == [1, 2]
+
+
+@pytest.mark.places_queued
+def test_changes_after_a_queued_refresh_wait_for_the_beat_within_the_bound(world, django_capture_on_commit_callbacks):
+    """A burst of uploads costs one refresh: a change after the queued one is not queued again within
+    PLACES_BOUND_SECONDS, and the beat's minute (places_due) finds its federation due."""
+    a, b = make_player(world.dbf, "41"), make_player(world.dbf, "42")
+    post_award(a, "BP", 100)
+    post_award(b, "BP", 200)
+    with django_capture_on_commit_callbacks(execute=True):
+        refresh(a, b)
+    post_award(a, "BP", 150)  # 250: first now
+    with django_capture_on_commit_callbacks(execute=True):
+        refresh(a)
+    assert Outbox.objects.filter(payload__task=PLACES_TASK).count() == 1
+    assert [ranks_of(p).federation for p in (b, a)] == [1, 2]  # not yet derived: the places lag the points
+    assert world.dbf.pk in places_due(selectors.today())
+    places_refresh(world.dbf, day=selectors.today())  # what the beat runs
+    assert [ranks_of(p).federation for p in (a, b)] == [1, 2]
