@@ -30,6 +30,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from federation.decisions import DECISION_FIELDS
 from federation.models import AuditEvent, Federation
 from federation.schemes import codes_with
 from federation.services import audit_record
@@ -336,7 +337,9 @@ class DecidedByActionsAdmin(FederationScopedAdmin):
         return obj is None and super().has_change_permission(request, obj)
 
     def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
+        """Every field, the row's own first and the decision's (who, when, why) last."""
+        names = [field.name for field in self.model._meta.fields]
+        return sorted(names, key=lambda name: name in DECISION_FIELDS)
 
 
 # --- the audit of admin changes ---------------------------------------------------------------------------

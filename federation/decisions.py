@@ -15,6 +15,9 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+#: The decision's fields, which a page lists after the row's own (the abstract parent's come first in ``_meta``).
+DECISION_FIELDS = ("decided_by", "decided_at", "decision_reason")
+
 
 class Decided(models.Model):
     """Who decided, when, and the reason given (required for a refusal by each workflow's service)."""
@@ -36,4 +39,4 @@ class Decided(models.Model):
         self.decided_by = actor
         self.decided_at = timezone.now()
         self.decision_reason = reason.strip()
-        self.save(update_fields=["status", "decided_by", "decided_at", "decision_reason", *also])
+        self.save(update_fields=["status", *DECISION_FIELDS, *also])

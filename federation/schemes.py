@@ -169,9 +169,6 @@ class SchemeInfo:
             return self.event_natures[0]
         return next((nature for nature in self.event_natures if nature.value == value), None)
 
-    def decimals(self, kind: str) -> int:
-        return KIND_DECIMALS[kind]
-
     def ladder(self, rules):
         return self.ladder_class(rules)
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.admin_actions import decide_with_reason
 from federation.admin_base import FederationScopedAdmin
+from federation.decisions import DECISION_FIELDS
 from masterpoints.engine.common import KIND_DECIMALS
 from masterpoints.foreign.services import (
     conversion_factor_check,
@@ -114,7 +115,7 @@ class ForeignPointsAdmin(FederationScopedAdmin):
     actions = ["approve", "refuse"]
 
     def get_readonly_fields(self, request, obj=None):
-        return ("status", "posted") if obj is not None else ()
+        return ("status", "posted", *DECISION_FIELDS) if obj is not None else ()
 
     @admin.display(description=_("posted"))
     def posted(self, obj):

@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from federation.admin_base import ReadOnlyAdmin
-from masterpoints.engine.common import format_units
 from masterpoints.jobs.admin import secretariat_federations
 from masterpoints.models import Standing, TitleAchievement
+from masterpoints.numbers import kind_label, shown_units
 from masterpoints.office_record.admin import PlayerRecordMixin
 from masterpoints.standings.jobs import standings_rebuild_request
 from masterpoints.standings.titles import title_label
@@ -37,7 +37,7 @@ class StandingAdmin(PlayerRecordMixin, ReadOnlyAdmin):
     @admin.display(description=_("points"))
     def total(self, obj):
         headline = obj.federation.scheme_info.headline  # DBf one MP total (§ 402), HBS each kind (H-2)
-        return " / ".join(f"{format_units(getattr(obj, b.column), b.decimals)} {b.label}" for b in headline)
+        return " / ".join(f"{shown_units(getattr(obj, b.column), b.decimals)} {kind_label(b.label)}" for b in headline)
 
     def get_urls(self):
         rebuild = self.admin_site.admin_view(require_POST(self.rebuild_view))

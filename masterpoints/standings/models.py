@@ -7,7 +7,6 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, Player
-from masterpoints.engine.common import KIND_DECIMALS, format_units
 
 
 class BalanceColumns(models.Model):
@@ -33,12 +32,6 @@ class BalanceColumns(models.Model):
 
     class Meta:
         abstract = True
-
-    def amount(self, kind: str) -> str:
-        """The balance of ``kind`` (``BP`` … ``master``, or ``MP``) in the kind's own decimals."""
-        if kind == "MP":
-            return format_units(self.mp, 2)
-        return format_units(getattr(self, kind.lower()), KIND_DECIMALS[kind])
 
 
 class Standing(BalanceColumns):

@@ -6,6 +6,9 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+
 from federation.models import Player
 from masterpoints.models import Standing
 from masterpoints.standings.ladders import LadderBook
@@ -16,6 +19,15 @@ def title_label(title: str, stars: int) -> str:
     if not title:
         return ""
     return f"{title[0].upper()}{title[1:]}" + (f" {'★' * stars}" if stars else "")
+
+
+def _translate(msgid: str, values: dict) -> str:
+    return gettext(msgid) % values
+
+
+#: ``gettext(msgid) % values`` in the language active where the text is shown (a page, or a mail rendered under
+#: the reader's language), not the one active when the status was built; ``msgid`` marked by ``gettext_noop``.
+translated_when_shown = lazy(_translate, str)
 
 
 @dataclass

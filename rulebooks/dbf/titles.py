@@ -3,12 +3,12 @@ revaluation): the ``rung_status`` of DBf's rule book."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from federation.schemes import SchemeInfo
 from masterpoints.engine.common import KIND_DECIMALS, format_units
 from masterpoints.engine.dbf.titles import Balance, missing_units, reached_with, title_for
-from masterpoints.standings.titles import NextStep, TitleStatus, title_label
+from masterpoints.standings.titles import NextStep, TitleStatus, title_label, translated_when_shown
 
 
 def title_progress(info: SchemeInfo, ladder, balances: tuple[int, ...], held) -> TitleStatus:
@@ -33,14 +33,15 @@ def title_progress(info: SchemeInfo, ladder, balances: tuple[int, ...], held) ->
             gets = reached_with(balance, kind, units_missing[kind], ladder.rules)
             if gets is not None and title_label(*gets) != label:
                 reaches[kind] = title_label(*gets)
-        intro = _("Still needed, any one of these alone (BP and SP count towards SP and GP at 20 : 1, § 404B):")
+        intro = gettext_lazy(
+            "Still needed, any one of these alone (BP and SP count towards SP and GP at 20 : 1, § 404B):"
+        )
         step = NextStep(label, missing, reaches=reaches, intro=intro)
-    note = _(
+    note = gettext_noop(
         "The points alone give %(computed)s today; a title or category once registered is never lost (§ 404, H-2)."
     )
-    return TitleStatus(
-        title, reached, computed, shown > status.rank, step, held_note=note % {"computed": computed or "–"}
-    )
+    held_note = translated_when_shown(note, {"computed": computed or "–"})
+    return TitleStatus(title, reached, computed, shown > status.rank, step, held_note=held_note)
 
 
 def _amount(units: int, kind: str) -> str:

@@ -20,7 +20,18 @@ class HbsUploadForm(ResultUploadForm):
         ("red", _("red points (crveni)")),
         ("master", _("master points")),
     )
-    field_order = ("organiser", "file", "event_form", "category", "boards", "strength", "recognised")
+    field_order = (
+        "organiser",
+        "file",
+        "event_form",
+        "category",
+        "boards",
+        "strength",
+        "recognised",
+        "internet",
+        "tourist",
+        "nature",
+    )
 
     strength = DecimalInput(
         label=_("Strength S (HBS)"),

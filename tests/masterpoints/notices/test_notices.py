@@ -101,6 +101,19 @@ def test_the_statement_names_the_months_points_and_what_the_next_title_needs_iss
     assert MonthlyStatement.objects.get(player=readers[0], month=NOVEMBER).points == {"BP": 16, "SP": 0, "GP": 0}
 
 
+def test_the_statement_says_what_the_next_title_needs_in_the_readers_language_not_the_jobs_404b(
+    readers, mailoutbox, django_capture_on_commit_callbacks
+):
+    """The status is judged before the mail is rendered under the reader's language (DBf's default: Danish);
+    the rule book's sentence on what is still needed (§ 404B) follows the reader, as the rest of the mail does."""
+    assert _run(django_capture_on_commit_callbacks) == {"sent": 4}
+    mail = next(mail for mail in mailoutbox if mail.to == ["karen@example.com"])
+    assert "Mangler stadig, én af disse alene (BP og SP tæller med til SP og GP i forholdet 20 : 1, § 404B):" in (
+        mail.body
+    )
+    assert "Still needed" not in mail.body
+
+
 def test_running_the_monthly_job_twice_sends_each_player_one_statement_issue_18(
     readers, mailoutbox, django_capture_on_commit_callbacks
 ):

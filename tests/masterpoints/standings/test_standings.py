@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from clubs.models import ClubMembership
 from federation.models import AuditEvent, Player
 from federation.schemes import scheme_of
+from masterpoints.engine.common import format_units
 from masterpoints.engine.dbf.rules import DBF_2023
 from masterpoints.engine.dbf.titles import Balance, title_rank
 from masterpoints.engine.hbs.categories import category_for
@@ -131,8 +132,9 @@ def test_a_standing_sums_each_kind_and_the_total_in_hundredths_of_mp(world):
     refresh(p)
     standing = Standing.objects.get(player=p)
     assert (standing.bp, standing.sp, standing.gp, standing.mp) == (24, 307, 267, 598)
-    assert standing.amount("MP") == "5.98"
-    assert standing.amount("SP") == "30.7"
+    assert [
+        (b.label, format_units(getattr(standing, b.column), b.decimals)) for b in world.dbf.scheme_info.balances
+    ] == [("MP", "5.98"), ("BP", "24"), ("SP", "30.7"), ("GP", "2.67")]
     assert standing.sort_key == 598
     assert standing.award_count == 3
     assert standing.last_award_on == DAY + datetime.timedelta(days=3)
