@@ -8,7 +8,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from api.errors import ApiError
-from masterpoints.engine.common import KIND_DECIMALS, format_units
+from federation.schemes import decimals_of
+from masterpoints.engine.common import format_units
 from masterpoints.models import Award
 from masterpoints.uploads.preview import build_preview
 from office.models import ApiToken
@@ -37,7 +38,7 @@ def _points(awards: list[dict]) -> dict[str, str]:
     units: Counter[str] = Counter()
     for award in awards:
         units[award["kind"]] += award["units"]
-    return {kind: format_units(total, KIND_DECIMALS[kind]) for kind, total in units.items()}
+    return {kind: format_units(total, decimals_of(kind)) for kind, total in units.items()}
 
 
 def _pending_part(upload: ResultUpload) -> dict:

@@ -95,7 +95,9 @@ def run(args) -> None:
     print(f"history_rows_posted={first.awards_posted + first.balances_posted}")
     print(f"history_titles_registered={first.titles_registered}")
     ids = dict(Player.objects.filter(federation=federation).values_list("pk", "number"))
-    got = {ids[pk]: (bp, sp, gp) for pk, bp, sp, gp in Standing.objects.values_list("player", "bp", "sp", "gp")}
+    got = {
+        ids[pk]: (bp, sp, gp) for pk, bp, sp, gp in Standing.objects.values_list("player", "kind1", "kind2", "kind3")
+    }
     equal = all(got.get(n, (0, 0, 0)) == tuple(history.totals[(n, k)] for k in ("BP", "SP", "GP")) for n in numbers)
     print(f"history_totals_equal={int(equal)}")
     before, count = _standings(), Award.objects.count()

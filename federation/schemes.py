@@ -19,17 +19,29 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import Promise
 
-from masterpoints.engine.common import KIND_DECIMALS
 from masterpoints.engine.dbf.ranglist import RankingListRule
 
 #: The longest scheme code (``Federation.scheme``'s column).
 SCHEME_CODE_LENGTH = 8
+#: How many point kinds a rule book may have: the standings keep each kind's balance in one of this many
+#: generic columns (``kind1`` …), the kind's position in ``SchemeInfo.kinds`` naming its column.
+KIND_SLOTS = 3
+#: The standings column of the total the kinds add up to, where a rule book has one (DBf's MP, § 402).
+TOTAL_COLUMN = "total"
+
+
+def kind_column(position: int) -> str:
+    """The standings column of the point kind at ``position`` (from 0) of a rule book's kinds."""
+    return f"kind{position + 1}"
+
+
+KIND_COLUMNS = tuple(kind_column(position) for position in range(KIND_SLOTS))
 
 
 @dataclass(frozen=True)
@@ -44,11 +56,11 @@ class Balance:
 
 @dataclass(frozen=True)
 class RankingKind:
-    """One order of a ranking list: the query value, its label and the standings column it sorts by."""
+    """One order of a ranking list: the query value and its label. A point kind's value ranks by that kind's
+    balance; any other value by the rule book's own order (``SchemeInfo.sort_key``)."""
 
     value: str
     label: Promise
-    column: str
 
 
 @dataclass(frozen=True)
@@ -68,17 +80,23 @@ class SchemeInfo:
     code: str
     #: The scheme as the federation's form offers it.
     label: Promise
-    #: The point kinds in the order pages show them.
+    #: The point kinds in the order pages show them (at most :data:`KIND_SLOTS`).
     kinds: tuple[str, ...]
+    #: Each kind's decimals: its amounts are integer units of 10^-decimals (DBf SP 1, GP 2; § 402).
+    kind_decimals: dict[str, int]
+    #: Each kind's name as pages show it alone (a column's header, "24 BP"), in the reader's language.
+    kind_names: dict[str, Promise]
+    #: Each kind's name in lists and choices ("bronze points").
+    kind_titles: dict[str, Promise]
     #: The total the kinds' units add up to, shown before them (DBf § 402: 100 BP = 10 SP = 1 GP = 1 MP, every
     #: unit 0.01 MP); ``None``: the kinds stay apart (HBS H-2).
     total: Balance | None
     #: ``sort_key(balances, rung)``: the integer a player's place is ranked by (higher first), from the
     #: balances in the order of ``kinds`` and the rung held.
     sort_key: Callable[[tuple[int, ...], int], int]
-    #: ``season_key_sql(alias)``: the same over a season's sums in SQL (a season has no rung), the kinds'
-    #: columns read from ``alias``.
-    season_key_sql: Callable[[str], str]
+    #: ``season_key_sql(columns)``: the same over a season's sums in SQL (a season has no rung), ``columns``
+    #: the SQL of the kinds' sums in the order of ``kinds``.
+    season_key_sql: Callable[[tuple[str, ...]], str]
     #: ``rung_status(info, ladder, balances, held)``: the rung shown and what the next needs (a
     #: ``masterpoints.standings.titles.TitleStatus``), the balances in the order of ``kinds``.
     rung_status: Callable[..., Any]
@@ -153,6 +171,9 @@ class SchemeInfo:
     ranking_list: RankingListRule | None = None
     #: HBS rule 2 (tourist tournaments approved one by one) and rule 10 (licensed internet directors).
     tourists_and_licences: bool = False
+    #: A kind's amount counted in the reader's plural forms (``count`` → ``"%(n)s black points"``, HBS'
+    #: "3 crna poena", "5 crnih poena"); a kind without is written as its name after the amount ("24 BP").
+    kind_counted: dict[str, Callable[[int], str]] = field(default_factory=dict)
 
     # --- rule sets ---------------------------------------------------------------------------------
 
@@ -172,10 +193,14 @@ class SchemeInfo:
     def ladder(self, rules):
         return self.ladder_class(rules)
 
+    def column(self, kind: str) -> str:
+        """The standings column that holds the balance of ``kind``, one of the rule book's kinds."""
+        return kind_column(self.kinds.index(kind))
+
     @property
     def balances(self) -> tuple[Balance, ...]:
         """What a balance shows, in order: the total where the kinds add up to one, then each kind."""
-        kinds = tuple(Balance(kind, kind.lower(), KIND_DECIMALS[kind]) for kind in self.kinds)
+        kinds = tuple(Balance(kind, self.column(kind), self.kind_decimals[kind]) for kind in self.kinds)
         return ((self.total,) if self.total else ()) + kinds
 
     @property
@@ -186,7 +211,7 @@ class SchemeInfo:
 
     @property
     def balance_columns(self) -> tuple[str, ...]:
-        """The standings columns a list shows: DBf ``mp, bp, sp, gp``; HBS ``black, red, master``."""
+        """The standings columns a list shows: the total where there is one, then each kind's."""
         return tuple(balance.column for balance in self.balances)
 
     @property
@@ -206,7 +231,8 @@ class SchemeInfo:
 
     def ranking_column(self, kind: str | None) -> str:
         """The standings column a list is ranked by for ``kind`` (the default order when unknown)."""
-        return next((k.column for k in self.ranking_kinds if k.value == kind), self.ranking_kinds[0].column)
+        ranking = next((k for k in self.ranking_kinds if k.value == kind), self.ranking_kinds[0])
+        return self.column(ranking.value) if ranking.value in self.kinds else "sort_key"
 
     # --- seasons (DBf § 451C: 16 May – 15 May; HBS the calendar year) ------------------------------
 
@@ -243,6 +269,12 @@ def register(info: SchemeInfo) -> None:
         raise ImproperlyConfigured(f"The rule book {info.code!r} is registered twice.")
     if len(info.code) > SCHEME_CODE_LENGTH:
         raise ImproperlyConfigured(f"A scheme code has at most {SCHEME_CODE_LENGTH} characters: {info.code!r}.")
+    if len(info.kinds) > KIND_SLOTS:
+        raise ImproperlyConfigured(
+            f"The rule book {info.code!r} has {len(info.kinds)} point kinds; the standings hold {KIND_SLOTS}."
+        )
+    if info.total is not None and info.total.column != TOTAL_COLUMN:
+        raise ImproperlyConfigured(f"The rule book {info.code!r} keeps its total in the column {TOTAL_COLUMN!r}.")
     taken = {kind: other.code for other in _REGISTERED.values() for kind in other.kinds}
     clash = sorted(kind for kind in info.kinds if kind in taken)
     if clash:
@@ -289,6 +321,28 @@ def scheme_for(kind_or_code: str) -> SchemeInfo:
     if kind_or_code in _REGISTERED:
         return _REGISTERED[kind_or_code]
     return next(info for info in _REGISTERED.values() if kind_or_code in info.kinds)
+
+
+def decimals_of(kind: str) -> int:
+    """The decimals of a registered point kind (its rule book's ``kind_decimals``)."""
+    return scheme_for(kind).kind_decimals[kind]
+
+
+def kind_name(kind: str) -> str | Promise:
+    """A registered point kind's name as pages show it (its rule book's ``kind_names``); anything else (a
+    total such as ``MP``) as it is written."""
+    return next((info.kind_names[kind] for info in _REGISTERED.values() if kind in info.kind_names), kind)
+
+
+def kind_counted(kind: str) -> Callable[[int], str] | None:
+    """How a registered kind's amount is counted in the reader's plural forms, if its rule book says."""
+    return next((info.kind_counted[kind] for info in _REGISTERED.values() if kind in info.kind_counted), None)
+
+
+def kind_choices() -> list[tuple[str, Promise]]:
+    """Every registered point kind with its name, rule book by rule book: the choices of a ledger row's kind
+    and of a tournament's category (a callable, so that a new rule book needs no migration)."""
+    return [(kind, info.kind_titles[kind]) for info in _REGISTERED.values() for kind in info.kinds]
 
 
 def codes_with(workflow: str) -> tuple[str, ...]:

@@ -20,22 +20,16 @@ from fractions import Fraction
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from federation.schemes import scheme_for
-from masterpoints.engine.common import KIND_DECIMALS, format_units
+from federation.schemes import decimals_of, kind_counted, scheme_for
+from masterpoints.engine.common import format_units
 from masterpoints.engine_text import reason_text, translated
 from masterpoints.explanation_store import loaded
 from masterpoints.explanations import explanation_html
 from masterpoints.numbers import decimal_separator, kind_label, shown_amount
 
-#: HBS' kinds as "… points" (the ranking's labels); DBf's BP, SP and GP stand alone (§ 402).
-_POINTS = {
-    "black": gettext_lazy("black points"),
-    "red": gettext_lazy("red points"),
-    "master": gettext_lazy("master points"),
-}
 #: A field of the engine's ``form`` (or HBS ``form``) counted: "12 pairs".
 _FIELD = {
     "pairs": gettext_lazy("%(n)s pairs"),
@@ -83,23 +77,17 @@ def _fraction(value: str) -> Fraction | None:
         return None
 
 
-#: HBS' kinds counted, in the reader's plural forms ("1 black point", "3 crna poena", "5 crnih poena").
-_POINTS_COUNTED = {
-    "black": lambda count: ngettext("%(n)s black point", "%(n)s black points", count),
-    "red": lambda count: ngettext("%(n)s red point", "%(n)s red points", count),
-    "master": lambda count: ngettext("%(n)s master point", "%(n)s master points", count),
-}
-
-
 def points(amount, kind: str) -> str:
     """``24 BP``, ``30,7 SP``, ``5 black points``: an amount in the kind's decimals, as the reader writes it;
-    HBS' kinds with the number's plural form (a fraction such as ``9.2`` takes the form of many)."""
+    a kind its rule book counts (``SchemeInfo.kind_counted``: HBS') with the number's plural form (a
+    fraction such as ``9.2`` takes the form of many)."""
     shown = shown_amount(amount)
-    if kind not in _POINTS_COUNTED:
+    counted = kind_counted(kind)
+    if counted is None:
         return f"{shown} {kind_label(kind)}"
     value = _fraction(str(amount).replace(",", "."))
     count = abs(int(value)) if value is not None and value.denominator == 1 else 5
-    return _POINTS_COUNTED[kind](count) % {"n": shown}
+    return counted(count) % {"n": shown}
 
 
 def award_sentences(explanation, kind: str, amount=None, *, source: str = "result", reason: str = "") -> list[str]:
@@ -247,7 +235,7 @@ def _dbf_team_bonus(inputs: Mapping[str, str], kind: str) -> str:
         "teams": inputs.get("T_eff", inputs.get("T", "")),
         "b": number(inputs["B"]),
         "k": inputs["K"],
-        "kind": _POINTS.get(kind, kind_label(kind)),
+        "kind": kind_label(kind),
         "n1": number(inputs.get("n1", "1")),
         "row": number(inputs.get("f_row", "1")),
         "places": inputs.get("p_max", ""),
@@ -457,5 +445,5 @@ def ledger_block(row, language: str | None = None) -> SafeString:
 @functools.lru_cache(maxsize=KEPT_BLOCKS)
 def _kept_block(language, scale_text: str, own_text: str, kind: str, units: int, source: str, reason: str):
     """Built in the active language, which ``language`` (a part of the key only) is."""
-    amount = format_units(units, KIND_DECIMALS[kind])
+    amount = format_units(units, decimals_of(kind))
     return explanation_block(loaded(scale_text, own_text), kind, amount, source=source, reason=reason)

@@ -9,9 +9,10 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from federation.models import Federation, Player
-from masterpoints.engine.common import KIND_DECIMALS, format_units
+from federation.schemes import decimals_of, kind_choices
+from masterpoints.engine.common import format_units
 from masterpoints.explanation_store import join
-from tournaments.models import PointKind, Tournament
+from tournaments.models import Tournament
 
 
 class ExplanationQuerySet(AppendOnlyQuerySet):
@@ -95,7 +96,7 @@ class Award(AppendOnlyModel):
     # every award written would pay for two more indexes.
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="awards", db_index=False)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="awards", db_index=False)
-    kind = models.CharField(_("kind"), max_length=8, choices=PointKind.choices)
+    kind = models.CharField(_("kind"), max_length=8, choices=kind_choices)
     units = models.IntegerField(_("units"))
     source = models.CharField(_("source"), max_length=12, choices=Source.choices)
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, null=True, blank=True, related_name="awards")
@@ -149,7 +150,7 @@ class Award(AppendOnlyModel):
     @property
     def amount(self) -> str:
         """The award in the kind's own decimals: ``"24"`` BP, ``"30.7"`` SP, ``"2.67"`` GP."""
-        return format_units(self.units, KIND_DECIMALS[self.kind])
+        return format_units(self.units, decimals_of(self.kind))
 
     @property
     def explanation_data(self) -> dict:

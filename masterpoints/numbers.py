@@ -1,5 +1,5 @@
 """Points as the reader's language writes them: ``30.7`` in English, ``30,7`` in Danish and Croatian, and
-HBS' point kinds by their names in that language (``crni``, ``crveni``, ``majstorski``).
+point kinds by the names their rule book gives them in that language (HBS' ``crni``, ``crveni``, ``majstorski``).
 
 The ledger, the engine, the JSON API and the CSV/XLSX exports keep the point as the decimal separator
 (data for programs); only what a page or an e-mail shows to a person goes through these helpers.
@@ -14,13 +14,11 @@ import re
 from django.utils import dateformat
 from django.utils.formats import get_format
 from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _
 
+from federation.schemes import kind_name
 from masterpoints.engine.common import format_units
 
 _AMOUNT = re.compile(r"[-+]?\d+\.\d+")
-#: HBS' kinds by name; DBf's BP, SP and GP are written so in every language (§ 402).
-_KIND_NAMES = {"black": _("black"), "red": _("red"), "master": _("master")}
 
 
 def decimal_separator() -> str:
@@ -60,5 +58,6 @@ def shown_amount(value) -> str:
 
 
 def kind_label(kind: str) -> str:
-    """A point kind as the reader's language names it next to an amount: ``BP``, ``crni`` …"""
-    return str(_KIND_NAMES.get(kind, kind))
+    """A point kind as the reader's language names it next to an amount: ``BP``, ``crni`` … (its rule book's
+    ``kind_names``); a total (``MP``) as it is written."""
+    return str(kind_name(kind))

@@ -21,13 +21,3 @@ class OrganiserKind(models.TextChoices):
     CIRCLE = "circle", _("circle (kreds)")
     FEDERATION = "federation", _("federation")
 
-
-class PointKind(models.TextChoices):
-    """Every point kind of both schemes; amounts are integer units of the kind (1 BP, 0.1 SP, 0.01 GP, 1 HBS point)."""
-
-    BP = "BP", _("bronze points")
-    SP = "SP", _("silver points")
-    GP = "GP", _("gold points")
-    BLACK = "black", _("black points (crni)")
-    RED = "red", _("red points (crveni)")
-    MASTER = "master", _("master points (majstorski)")

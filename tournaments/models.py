@@ -16,7 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club
 from federation.decisions import Decided
 from federation.models import Federation, Player, Region
-from tournaments.choices import Form, OrganiserKind, PointKind
+from federation.schemes import kind_choices
+from tournaments.choices import Form, OrganiserKind
 
 
 def upload_path(instance: ResultUpload, filename: str) -> str:
@@ -99,7 +100,7 @@ class Tournament(models.Model):
     date = models.DateField(_("date"))
     form = models.CharField(_("form"), max_length=12, choices=Form.choices)
     category = models.CharField(
-        _("category"), max_length=8, choices=PointKind.choices, help_text=_("DBf: BP, SP or GP; HBS: the main kind.")
+        _("category"), max_length=8, choices=kind_choices, help_text=_("DBf: BP, SP or GP; HBS: the main kind.")
     )
     boards = models.PositiveIntegerField(_("boards"), help_text=_("Boards of the whole tournament (per day for BP)."))
     rows = models.PositiveSmallIntegerField(_("rows"), default=1)
@@ -444,7 +445,6 @@ __all__ = [
     "Form",
     "OrganiserKind",
     "Participation",
-    "PointKind",
     "RankingGroup",
     "RecognisedAward",
     "RecognisedTournament",

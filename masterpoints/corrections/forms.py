@@ -10,8 +10,8 @@ from django.utils.formats import date_format
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
+from federation.schemes import decimals_of
 from masterpoints.corrections.services import DOCUMENT_MAX_BYTES, correction_window_check
-from masterpoints.engine.common import KIND_DECIMALS
 from masterpoints.models import Award, CorrectionWindow
 from tournaments.models import Tournament
 
@@ -124,10 +124,10 @@ def parse_amount(kind: str, amount: str) -> int:
             _("%(amount)s %(kind)s is more than one correction can post (at most %(maximum)s %(kind)s)."),
             params={"amount": amount, "kind": kind, "maximum": MAX_CORRECTION},
         )
-    units = value.scaleb(KIND_DECIMALS[kind])
+    units = value.scaleb(decimals_of(kind))
     if units != units.to_integral_value():
         raise forms.ValidationError(
-            _("%(kind)s has %(decimals)s decimals."), params={"kind": kind, "decimals": KIND_DECIMALS[kind]}
+            _("%(kind)s has %(decimals)s decimals."), params={"kind": kind, "decimals": decimals_of(kind)}
         )
     return int(units)
 

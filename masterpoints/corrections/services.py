@@ -30,8 +30,9 @@ from federation.mail import notify, player_language
 from federation.models import Federation, Player
 from federation.outbox import enqueue_task
 from federation.refusals import Days, refusals
+from federation.schemes import decimals_of
 from federation.services import audit_record
-from masterpoints.engine.common import KIND_DECIMALS, format_units
+from masterpoints.engine.common import format_units
 from masterpoints.models import Award, CorrectionRequest, CorrectionWindow
 from masterpoints.standings.tasks import standings_update_players
 from office.access import can_act_for_club, federations_served, is_secretariat
@@ -434,9 +435,7 @@ def correction_entries_plan(
         balance = Award.objects.filter(player=player, kind=kind).aggregate(total=Sum("units"))["total"] or 0
         after = balance + sum(row.units for row in rows if row.kind == kind)
         if after < 0:
-            raise refusal(
-                "BALANCE_NEGATIVE", player=player, balance=format_units(after, KIND_DECIMALS[kind]), kind=kind
-            )
+            raise refusal("BALANCE_NEGATIVE", player=player, balance=format_units(after, decimals_of(kind)), kind=kind)
     return rows
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.admin_actions import decide_with_reason
 from federation.admin_base import FederationScopedAdmin
 from federation.decisions import DECISION_FIELDS
-from masterpoints.engine.common import KIND_DECIMALS
+from federation.schemes import decimals_of
 from masterpoints.foreign.services import (
     conversion_factor_check,
     foreign_conversion_delete,
@@ -123,7 +123,7 @@ class ForeignPointsAdmin(FederationScopedAdmin):
         decimal"), never the ledger's units (6 units of SP are 0.6 SP)."""
         if obj.award is None:
             return None
-        return f"{shown_units(obj.award.units, KIND_DECIMALS[obj.award.kind])} {kind_label(obj.award.kind)}"
+        return f"{shown_units(obj.award.units, decimals_of(obj.award.kind))} {kind_label(obj.award.kind)}"
 
     def has_change_permission(self, request, obj=None):
         return obj is None and super().has_change_permission(request, obj)

@@ -22,8 +22,9 @@ from federation.models import Federation, Player
 from federation.outbox import enqueue_task
 from federation.refusals import refusals
 from federation.rulesets import rules_for
+from federation.schemes import decimals_of
 from federation.services import audit_record
-from masterpoints.engine.common import KIND_DECIMALS, RequestError, format_units
+from masterpoints.engine.common import RequestError, format_units
 from masterpoints.engine.dbf.foreign import foreign_award
 from masterpoints.ledger import explanation_ref
 from masterpoints.models import Award, ForeignConversion, ForeignPoints
@@ -81,7 +82,7 @@ def units_factor(row: ForeignConversion) -> Fraction:
     ledger units (§ 402: 1 BP, 0.1 SP, 0.01 GP; "10 sølvpoint = 1 mesterpoint", "SP beregnes ... med én
     decimal"), so the factor is rescaled by both kinds' decimals: how many decimals a foreign amount may
     have must never change what it is worth."""
-    return Fraction(row.factor) * 10 ** KIND_DECIMALS[row.dbf_kind] / 10**row.foreign_decimals
+    return Fraction(row.factor) * 10 ** decimals_of(row.dbf_kind) / 10**row.foreign_decimals
 
 
 def conversion_rules(federation: Federation, on_date: datetime.date):
@@ -100,7 +101,7 @@ def _decimals(federation: Federation, country: str, kind: str) -> int:
     if country in UNCONVERTED:
         if kind not in ("BP", "SP", "GP"):
             raise refusal("KIND_UNKNOWN")
-        return KIND_DECIMALS[kind]
+        return decimals_of(kind)
     row = ForeignConversion.objects.filter(federation=federation, country=country, foreign_kind=kind).first()
     if row is None:
         raise refusal("NO_CONVERSION", kind=kind, country=country)
@@ -144,7 +145,7 @@ def _post(actor, registration: ForeignPoints, reason: str = "") -> Award:
                 "country": registration.country,
                 "foreign_kind": registration.foreign_kind,
                 "foreign_units": registration.foreign_units,
-                "result": format_units(units, KIND_DECIMALS[kind]),
+                "result": format_units(units, decimals_of(kind)),
             }
         ),
         awarded_on=registration.earned_on,

@@ -17,7 +17,7 @@ from decimal import Decimal, InvalidOperation
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from masterpoints.engine.common import KIND_DECIMALS
+from federation.schemes import decimals_of
 
 #: No player holds anything near a million points of one kind: more is a mistake in the file.
 MAX_POINTS = 1_000_000
@@ -93,7 +93,7 @@ def _units(value: str, kind: str) -> int:
         amount = Decimal(value.replace(",", "."))
     except InvalidOperation:
         raise ValueError(value) from None
-    units = amount.scaleb(KIND_DECIMALS[kind])
+    units = amount.scaleb(decimals_of(kind))
     if not amount.is_finite() or abs(amount) > MAX_POINTS or units != units.to_integral_value():
         raise ValueError(value)
     return int(units)

@@ -34,8 +34,9 @@ from federation import outbox
 from federation.mail import player_language
 from federation.models import Player
 from federation.refusals import refusals
+from federation.schemes import decimals_of
 from federation.services import audit_record
-from masterpoints.engine.common import KIND_DECIMALS, format_units
+from masterpoints.engine.common import format_units
 from masterpoints.models import Award, MonthlyStatement, NoticePreference, Standing
 from masterpoints.standings.titles import TitleStatus, title_status
 
@@ -110,7 +111,7 @@ class Statement:
     @property
     def amounts(self) -> list[tuple[str, str]]:
         """The month's points as amounts with a decimal point (``"30.7"``), the kinds with none left out."""
-        return [(kind, format_units(units, KIND_DECIMALS[kind])) for kind, units in self.units if units]
+        return [(kind, format_units(units, decimals_of(kind))) for kind, units in self.units if units]
 
 
 def statement_of(player: Player, month: datetime.date) -> Statement:

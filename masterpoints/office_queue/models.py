@@ -8,7 +8,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, Player
-from masterpoints.engine.common import KIND_DECIMALS, format_units
+from federation.schemes import decimals_of
+from masterpoints.engine.common import format_units
 from tournaments.models import Participation, Tournament
 
 
@@ -138,5 +139,5 @@ class OfficeCase(models.Model):
     @property
     def points(self) -> str:
         """The awards as amounts of their kinds (``"12 BP, 0.5 SP"``), ``"–"`` for none."""
-        shown = [f"{format_units(a['units'], KIND_DECIMALS[a['kind']])} {a['kind']}" for a in self.awards]
+        shown = [f"{format_units(a['units'], decimals_of(a['kind']))} {a['kind']}" for a in self.awards]
         return ", ".join(shown) or "–"

@@ -14,19 +14,16 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from federation.schemes import default_scheme
+from federation.schemes import decimals_of, default_scheme
 from federation.tables import BoundedPages
 from masterpoints.award_text import ledger_block
-from masterpoints.engine.common import KIND_DECIMALS, format_units
+from masterpoints.engine.common import format_units
 from masterpoints.engine.dbf.ranglist import shown_hundredths
 from masterpoints.explanations import explained
 from masterpoints.models import Award, Standing
 from masterpoints.numbers import kind_label, short_day, shown_units
 from masterpoints.standings.titles import title_label
 
-#: The point columns each scheme shows, in order.
-_ALL_POINTS = ("mp", "bp", "sp", "gp", "black", "red", "master")
-_DECIMALS = {"mp": 2, **{kind.lower(): decimals for kind, decimals in KIND_DECIMALS.items()}}
 #: The site's table template: headers that say their order, a caption, the pages as a labelled nav.
 TABLE_TEMPLATE = "masterpoints/table.html"
 
@@ -56,10 +53,10 @@ def record_title(record) -> str:
 class PointsColumn(tables.Column):
     """An amount in integer units, shown with the kind's decimals; sorted best first on the first click."""
 
-    def __init__(self, field: str, **kwargs):
+    def __init__(self, field: str, decimals: int, **kwargs):
         kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
         super().__init__(accessor=field, order_by=(f"-{field}",), **kwargs)
-        self.decimals = _DECIMALS[field]
+        self.decimals = decimals
 
     def render(self, value):
         return shown_units(value, self.decimals)
@@ -70,7 +67,8 @@ class PointsColumn(tables.Column):
 
 class StandingTable(BoundedPages, tables.Table):
     """A ranking list: each row's place in the filtered list (equal points share it), the player, home
-    club, title or category and balances. Works on career standings and on one season's figures."""
+    club, title or category and balances, a column per amount of the rule book's balance (the total where
+    it has one, then each kind). Works on career standings and on one season's figures."""
 
     place = tables.Column(verbose_name=_("Place"), orderable=False, attrs={"td": {"class": "num"}})
     number = tables.Column(accessor="player__number", verbose_name=_("No."), order_by=("player__number",))
@@ -81,13 +79,6 @@ class StandingTable(BoundedPages, tables.Table):
     )
     club = tables.Column(accessor="player_id", verbose_name=_("Club"), orderable=False, empty_values=())
     title = tables.Column(accessor="player_id", verbose_name=_("Title or category"), orderable=False, empty_values=())
-    mp = PointsColumn("mp", verbose_name=_("MP"))
-    bp = PointsColumn("bp", verbose_name=_("BP"))
-    sp = PointsColumn("sp", verbose_name=_("SP"))
-    gp = PointsColumn("gp", verbose_name=_("GP"))
-    black = PointsColumn("black", verbose_name=_("black"))
-    red = PointsColumn("red", verbose_name=_("red"))
-    master = PointsColumn("master", verbose_name=_("master"))
 
     class Meta:
         attrs = {"class": "table ranking"}
@@ -100,20 +91,22 @@ class StandingTable(BoundedPages, tables.Table):
 
     def __init__(self, data, *, federation, see_hidden: bool = False, kind: str | None = None, **kwargs):
         info = federation.scheme_info if federation else default_scheme()
-        exclude = [name for name in _ALL_POINTS if name not in info.balance_columns]
-        super().__init__(data, exclude=[*exclude, *kwargs.pop("exclude", ())], **kwargs)
+        points = [
+            (b.column, PointsColumn(b.column, b.decimals, verbose_name=kind_label(b.label))) for b in info.balances
+        ]
+        super().__init__(data, extra_columns=points, **kwargs)
         self.federation = federation
         self.see_hidden = see_hidden
         self.kind = kind or info.ranking_kinds[0].value
         #: column name → the ranking kind its header chooses (the total or category: the MP or title column).
         self.kind_columns = {}
         for ranking in info.ranking_kinds:
-            column = ranking.column if ranking.column in info.balance_columns else info.whole_column
+            column = info.ranking_column(ranking.value)
+            column = column if column in info.balance_columns else info.whole_column
             self.kind_columns[column] = ranking
         if self.ranks_by_header:
-            for name in _ALL_POINTS:
-                if name in self.columns:
-                    self.columns[name].column.orderable = False
+            for name in info.balance_columns:
+                self.columns[name].column.orderable = False
             # The table template links such a header to the list ranked by its kind (``ranks_kind``).
             for name, ranking in self.kind_columns.items():
                 if name in self.columns:
@@ -122,9 +115,9 @@ class StandingTable(BoundedPages, tables.Table):
         self.secondary = {"number", "club", "title", *(set(info.balance_columns) - {info.primary_column(kind)})}
         for name in {column.name for column in self.columns}:
             if name in self.secondary:
-                css = "num secondary" if name in _ALL_POINTS else "secondary"
+                css = "num secondary" if name in info.balance_columns else "secondary"
                 self.columns[name].column.attrs = {"td": {"class": css}, "th": {"class": css}}
-            elif name in _ALL_POINTS:  # the points that rank the list
+            elif name in info.balance_columns:  # the points that rank the list
                 self.columns[name].column.attrs = {"td": {"class": "num points"}, "th": {"class": "num"}}
 
     @property
@@ -253,7 +246,7 @@ class AwardTable(BoundedPages, tables.Table):
         return short_day(value)
 
     def render_amount(self, record):
-        return f"{shown_units(record.units, KIND_DECIMALS[record.kind])} {kind_label(record.kind)}"
+        return f"{shown_units(record.units, decimals_of(record.kind))} {kind_label(record.kind)}"
 
     def render_what(self, record):
         """The tournament (a link), its part and the place; an office entry's kind, what it cancels and its
@@ -343,7 +336,7 @@ def entry_points(entry, totals: dict[int, dict[str, int]]) -> str:
         kinds = totals.get(participation.player_id) if participation.player_id else None
         if not kinds:
             continue
-        text = " + ".join(f"{shown_units(units, KIND_DECIMALS[k])} {kind_label(k)}" for k, units in kinds.items())
+        text = " + ".join(f"{shown_units(units, decimals_of(k))} {kind_label(k)}" for k, units in kinds.items())
         if text not in shown:
             shown.append(text)
     return " / ".join(shown)

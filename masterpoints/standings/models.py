@@ -7,31 +7,36 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, Player
+from federation.schemes import scheme_for
 
 
 class BalanceColumns(models.Model):
-    """A player's balances per point kind in integer units (1 BP, 0.1 SP, 0.01 GP, 1 HBS point).
+    """A player's balances per point kind in integer units of the kind (1 BP, 0.1 SP, 0.01 GP, 1 HBS point).
 
-    ``mp`` is the DBf total in hundredths of MP: every DBf unit is 0.01 MP, so it is ``bp + sp + gp``
-    (§ 402). ``sort_key`` orders a list: DBf by ``mp``; HBS by category rung, then master, red and black
-    points (see ``rulebooks.hbs.ordering.hbs_sort_key``).
+    The rule book's kinds, in the order of its ``SchemeInfo.kinds``, fill ``kind1`` … (DBf BP, SP, GP; HBS
+    black, red, master): ``SchemeInfo.column(kind)`` names a kind's column, so a rule book with up to
+    ``KIND_SLOTS`` kinds needs no column of its own. ``total`` is the total the kinds add up to where the rule
+    book has one: DBf's in hundredths of MP, every DBf unit being 0.01 MP (§ 402). ``sort_key`` orders a list
+    by the rule book's ``SchemeInfo.sort_key``: DBf by the total; HBS by category rung, then master, red and
+    black points (H-2).
     """
 
     # Indexed by the subclasses' composite indexes, which all start with the federation.
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="+", db_index=False)
-    bp = models.IntegerField(_("BP"), default=0)
-    sp = models.IntegerField(_("SP"), default=0)
-    gp = models.IntegerField(_("GP"), default=0)
-    mp = models.IntegerField(_("MP"), default=0)
-    black = models.IntegerField(_("black points"), default=0)
-    red = models.IntegerField(_("red points"), default=0)
-    master = models.IntegerField(_("master points"), default=0)
+    kind1 = models.IntegerField(_("first kind's points"), default=0)
+    kind2 = models.IntegerField(_("second kind's points"), default=0)
+    kind3 = models.IntegerField(_("third kind's points"), default=0)
+    total = models.IntegerField(_("total"), default=0)
     sort_key = models.BigIntegerField(_("ranking key"), default=0)
     last_award_on = models.DateField(_("last award"), null=True, blank=True)
     award_count = models.PositiveIntegerField(_("awards"), default=0)
 
     class Meta:
         abstract = True
+
+    def points(self, kind: str) -> int:
+        """The balance of ``kind``, a point kind of the federation's rule book, in its integer units."""
+        return getattr(self, scheme_for(kind).column(kind))
 
 
 class Standing(BalanceColumns):
@@ -59,12 +64,9 @@ class Standing(BalanceColumns):
         indexes = [
             models.Index(fields=["federation", "-sort_key"], name="standing_fed_key"),
             models.Index(fields=["federation", "title_rung", "-sort_key"], name="standing_fed_rung_key"),
-            models.Index(fields=["federation", "-bp"], name="standing_fed_bp"),
-            models.Index(fields=["federation", "-sp"], name="standing_fed_sp"),
-            models.Index(fields=["federation", "-gp"], name="standing_fed_gp"),
-            models.Index(fields=["federation", "-black"], name="standing_fed_black"),
-            models.Index(fields=["federation", "-red"], name="standing_fed_red"),
-            models.Index(fields=["federation", "-master"], name="standing_fed_master"),
+            models.Index(fields=["federation", "-kind1"], name="standing_fed_kind1"),
+            models.Index(fields=["federation", "-kind2"], name="standing_fed_kind2"),
+            models.Index(fields=["federation", "-kind3"], name="standing_fed_kind3"),
             # A filter that joins another table (a region's home members, a name) reads the federation's
             # players from the index alone, not from the table.
             models.Index(fields=["federation", "player"], name="standing_fed_player"),

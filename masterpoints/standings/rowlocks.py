@@ -28,6 +28,7 @@ from django.db import connection
 from django.utils import timezone
 
 from federation.models import Player
+from federation.schemes import KIND_COLUMNS
 from masterpoints.models import Standing, StandingsVersion
 from masterpoints.standings.sums import _STANDING_COLUMNS
 
@@ -36,7 +37,7 @@ SEEN = "standings_seen"
 #: Rows per statement of :func:`upsert_standings` (17 columns: well under every database's parameter limit).
 _ROWS = 500
 #: A blank standing: every value column's default (:data:`_STANDING_COLUMNS` after the two keys).
-_BLANK = (0, 0, 0, 0, 0, 0, 0, 0, None, 0, 0, 0, "", 0, None)
+_BLANK = (*(0 for _kind in KIND_COLUMNS), 0, 0, None, 0, 0, 0, "", 0, None)
 
 
 def _table(model) -> str:

@@ -2,10 +2,10 @@
 standing rows with their titles or categories.
 
 Every path (the incremental update and both rebuilds) computes its rows with these functions, so that
-they all agree. Balances are integer units (1 BP, 0.1 SP, 0.01 GP, 1 HBS point); a scheme's own kinds are
-summed, the other scheme's columns stay 0. Seasons follow the scheme's first day (DBf § 451C: 16 May to
-15 May; HBS the calendar year), ranking keys its order (DBf the MP total, § 402; HBS category, then master,
-red and black points, H-2).
+they all agree. Balances are integer units (1 BP, 0.1 SP, 0.01 GP, 1 HBS point), each kind of the rule book
+in its column (``SchemeInfo.column``), the columns it has no kind for 0. Seasons follow the scheme's first
+day (DBf § 451C: 16 May to 15 May; HBS the calendar year), ranking keys its order (DBf the MP total, § 402;
+HBS category, then master, red and black points, H-2).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.db.models import Case, Count, IntegerField, Max, Min, Q, Sum, Value,
 from django.db.models.functions import Cast, Coalesce, ExtractYear, TruncDate
 
 from federation.models import AuditEvent, Federation, Player
-from federation.schemes import SchemeInfo, scheme_of
+from federation.schemes import KIND_COLUMNS, TOTAL_COLUMN, SchemeInfo, scheme_of
 from masterpoints.engine.hbs.rules import KEPT_ALL, KEPT_TRANSITION_RULE_4
 from masterpoints.models import Award, SeasonStanding, Standing, TitleAchievement
 from masterpoints.standings.ladders import LadderBook, SchemeLadder
@@ -73,17 +73,12 @@ def _opening_or(season):
 
 # --- columns ----------------------------------------------------------------------------------------------
 
-_BALANCE_FIELDS = ("bp", "sp", "gp", "black", "red", "master")
+#: The balances of a row: each kind's column, then the total.
+_BALANCE_COLUMNS = (*KIND_COLUMNS, TOTAL_COLUMN)
 _STANDING_COLUMNS = (
     "player_id",
     "federation_id",
-    "bp",
-    "sp",
-    "gp",
-    "mp",
-    "black",
-    "red",
-    "master",
+    *_BALANCE_COLUMNS,
     "sort_key",
     "last_award_on",
     "award_count",
@@ -97,13 +92,7 @@ _SEASON_COLUMNS = (
     "player_id",
     "federation_id",
     "season",
-    "bp",
-    "sp",
-    "gp",
-    "mp",
-    "black",
-    "red",
-    "master",
+    *_BALANCE_COLUMNS,
     "sort_key",
     "last_award_on",
     "award_count",
@@ -114,13 +103,11 @@ _FRESH = "standings_fresh"
 _DAYS_PART = 5000
 
 
-def _own_kinds(info: SchemeInfo) -> slice:
-    """Where the scheme's point kinds sit in :data:`_BALANCE_FIELDS`: three columns in the scheme's order."""
-    own = tuple(kind.lower() for kind in info.kinds)
-    start = _BALANCE_FIELDS.index(own[0])
-    if _BALANCE_FIELDS[start : start + len(own)] != own:
-        raise ValueError(f"the kinds {info.kinds} are not consecutive balance columns")
-    return slice(start, start + len(own))
+def _balances(info: SchemeInfo, own: Sequence[int]) -> tuple[int, ...]:
+    """The values of :data:`_BALANCE_COLUMNS` from the balances of the rule book's kinds, in its order: the
+    columns it has no kind for 0; the total the sum of the kinds' units where it has one (DBf § 402)."""
+    padding = (0,) * (len(KIND_COLUMNS) - len(own))
+    return (*own, *padding, sum(own) if info.total else 0)
 
 
 # --- season sums ------------------------------------------------------------------------------------------
@@ -133,7 +120,7 @@ def _season_sums(
     seasons: Sequence[int] | None = None,
 ) -> tuple[str, list]:
     """SQL of the season sums of the scope, in one GROUP BY over the ledger: ``player_id, season``, one
-    column per point kind of the scheme (``bp, sp, gp`` or ``black, red, master``), ``last_award_on`` and
+    column per point kind of the scheme (its column's name: ``kind1`` …), ``last_award_on`` and
     ``award_count``. The incremental update and both rebuild paths all start from this query.
 
     The scope is ``player_ids`` (``None``: everyone), narrowed to the player ids from ``players[0]``
@@ -153,7 +140,7 @@ def _season_sums(
             else:
                 dated |= Q(awarded_on__range=info.season_dates(season)) & ~Q(source=Award.Source.OPENING)
         awards = awards.filter(dated)
-    sums = {kind.lower(): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in info.kinds}
+    sums = {info.column(kind): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in info.kinds}
     grouped = (
         awards.annotate(season=_opening_or(_season_expression(info, bounds["first"], bounds["last"])))
         .values("player_id", "season")
@@ -177,17 +164,16 @@ def _between(queryset, players: tuple[int | None, int | None]):
 
 def _season_row_sql(federation: Federation, source: str) -> str:
     """The columns of :data:`_SEASON_COLUMNS` projected from season sums in ``source`` (aliased ``agg``):
-    the other scheme's balances 0; ``mp`` the DBf total (§ 402, else 0); ``sort_key`` the MP total where the
-    scheme has one, else the HBS order without a rung."""
+    the columns the scheme has no kind for 0; the total the sum of the kinds where the scheme has one (DBf's
+    MP, § 402; else 0); ``sort_key`` the scheme's order over the season's sums (``season_key_sql``)."""
     info = scheme_of(federation)
-    own = {kind.lower() for kind in info.kinds}
-    balances = [f"agg.{field}" if field in own else f"0 AS {field}" for field in _BALANCE_FIELDS]
-    bp, sp, gp, black, red, master = balances
-    mp = "agg.bp + agg.sp + agg.gp" if info.total else "0"
-    key = info.season_key_sql("agg")
+    own = tuple(f"agg.{info.column(kind)}" for kind in info.kinds)
+    balances = [*own, *(f"0 AS {column}" for column in KIND_COLUMNS[len(own) :])]
+    total = " + ".join(own) if info.total else "0"
+    key = info.season_key_sql(own)
     return (
-        f"SELECT agg.player_id, {int(federation.pk)} AS federation_id, agg.season, {bp}, {sp}, {gp}, {mp} AS mp, "  # noqa: S608 - our own SQL
-        f"{black}, {red}, {master}, {key} AS sort_key, agg.last_award_on, agg.award_count FROM {source} agg"
+        f"SELECT agg.player_id, {int(federation.pk)} AS federation_id, agg.season, {', '.join(balances)}, "  # noqa: S608 - our own SQL
+        f"{total} AS {TOTAL_COLUMN}, {key} AS sort_key, agg.last_award_on, agg.award_count FROM {source} agg"
     )
 
 
@@ -209,11 +195,11 @@ def _season_rows(federation: Federation, player_ids: Sequence[int] | None) -> No
 
 
 def _careers(table: str, federation: Federation, player_ids: Sequence[int] | None = None):
-    """(player_id, bp, sp, gp, black, red, master, last award, awards) per player, summed over the season
-    rows or season sums in ``table`` (the season table, or the rebuild's temporary one); the other
-    scheme's balances are 0."""
+    """(player_id, balances, last award, awards) per player, summed over the season rows or season sums in
+    ``table`` (the season table, or the rebuild's temporary one); the balances in the order of the
+    scheme's kinds."""
     info = scheme_of(federation)
-    own = [kind.lower() for kind in info.kinds]
+    own = [info.column(kind) for kind in info.kinds]
     # A sum of bigints is numeric in PostgreSQL: cast back, so that no Decimal is made per value.
     sums = ", ".join(f"CAST(SUM({field}) AS BIGINT)" for field in [*own, "award_count"])
     sql = f"SELECT player_id, {sums}, MAX(last_award_on) FROM {table}"  # noqa: S608 - our own SQL
@@ -227,13 +213,9 @@ def _careers(table: str, federation: Federation, player_ids: Sequence[int] | Non
     with connection.cursor() as cursor:
         cursor.execute(sql + " GROUP BY player_id", params)
         rows = cursor.fetchall()
-    slot = _own_kinds(info)
-    before, after = (0,) * slot.start, (0,) * (len(_BALANCE_FIELDS) - slot.stop)
-    careers = []
-    for player_id, a, b, c, count, last in rows:
-        # Raw SQL on SQLite returns dates as text.
-        careers.append((player_id, *before, a, b, c, *after, _as_date(last), count))
-    return careers
+    width = len(own)
+    # Raw SQL on SQLite returns dates as text.
+    return [(row[0], tuple(row[1 : width + 1]), _as_date(row[width + 2]), row[width + 1]) for row in rows]
 
 
 def _as_date(value) -> datetime.date | None:
@@ -314,13 +296,12 @@ def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, car
     kept = None  # read once, when a rule set keeps only transition rule 4's categories (H-24)
     book = LadderBook(federation)
     ladders: dict[datetime.date | None, SchemeLadder] = {}  # many players share the date of their latest award
-    own = _own_kinds(info)
     judged, rising = [], {}
-    for player_id, bp, sp, gp, black, red, master, last, count in careers:
+    for player_id, balances, last, count in careers:
         ladder = ladders.get(last)
         if ladder is None:
             ladder = ladders[last] = book.on(last)
-        computed = ladder.computed((bp, sp, gp, black, red, master)[own])
+        computed = ladder.computed(balances)
         held = register.get(player_id)
         if held is not None and computed < held[0] and _follows_points(ladder):
             # H-24: below a registered rung the points give, only a rung transition rule 4 kept stays.
@@ -332,10 +313,10 @@ def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, car
             held = max(candidates, default=None)
         if computed and (player_id not in register or computed > register[player_id][0]):
             rising[player_id] = (computed, ladder.rung_of(computed))
-        judged.append((player_id, (bp, sp, gp, black, red, master), last, count, computed, held))
+        judged.append((player_id, balances, last, count, computed, held))
     reached = _reached_days(federation, {player_id: rung for player_id, (rung, _step) in rising.items()}, book)
     rows, achievements = [], []
-    for player_id, (bp, sp, gp, black, red, master), last, count, computed, held in judged:
+    for player_id, balances, last, count, computed, held in judged:
         shown = held
         if player_id in rising:
             rung, step = rising[player_id]
@@ -352,10 +333,9 @@ def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, car
                 )
             )
         rung, title, stars, reached_on = shown or (0, "", 0, None)
-        mp = bp + sp + gp
-        key = info.sort_key((bp, sp, gp, black, red, master)[own], rung)
-        balances = (bp, sp, gp, mp, black, red, master)
-        rows.append((player_id, federation.pk, *balances, key, last, count, computed, rung, title, stars, reached_on))
+        key = info.sort_key(balances, rung)
+        judged_row = (key, last, count, computed, rung, title, stars, reached_on)
+        rows.append((player_id, federation.pk, *_balances(info, balances), *judged_row))
     return rows, achievements
 
 
@@ -371,7 +351,7 @@ def _reached_days(federation: Federation, rungs: dict[int, int], book: LadderBoo
     after the first build are the few who just reached a title."""
     if not rungs:
         return {}
-    kinds = scheme_of(federation).kinds
+    info = scheme_of(federation)
     awards = Award.objects.filter(federation=federation)
     if len(rungs) <= _DAYS_PART:
         awards = awards.filter(player_id__in=list(rungs))
@@ -379,23 +359,24 @@ def _reached_days(federation: Federation, rungs: dict[int, int], book: LadderBoo
     daily = (
         awards.annotate(registered=TruncDate("created_at"))
         .values("player_id", "registered")
-        .annotate(**{kind.lower(): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in kinds})
+        .annotate(**{info.column(kind): Coalesce(Sum("units", filter=Q(kind=kind)), 0) for kind in info.kinds})
         .order_by("player_id", "registered")
     )
     reached: dict[int, datetime.date] = {}
     for player_id, days in groupby(daily.iterator(), key=lambda row: row["player_id"]):
         if player_id in rungs:
-            day = book.first_day_reaching(_running(days, kinds), rungs[player_id])
+            day = book.first_day_reaching(_running(days, [info.column(kind) for kind in info.kinds]), rungs[player_id])
             if day is not None:
                 reached[player_id] = day
     return reached
 
 
-def _running(days, kinds: Sequence[str]):
-    """(registration day, balances after that day) from one player's rows of daily sums in date order."""
-    totals = [0] * len(kinds)
+def _running(days, columns: Sequence[str]):
+    """(registration day, balances after that day) from one player's rows of daily sums (the kinds' sums
+    in ``columns``) in date order."""
+    totals = [0] * len(columns)
     for row in days:
-        totals = [total + row[kind.lower()] for total, kind in zip(totals, kinds, strict=True)]
+        totals = [total + row[column] for total, column in zip(totals, columns, strict=True)]
         yield row["registered"], tuple(totals)
 
 

@@ -74,7 +74,7 @@ def title_status(player: Player, standing: Standing | None, *, book: LadderBook 
     info = player.federation.scheme_info
     book = book or LadderBook(player.federation)
     ladder = book.on(standing.last_award_on if standing else None)
-    balances = tuple(max(0, getattr(standing, k.lower(), 0) if standing else 0) for k in info.kinds)
+    balances = tuple(max(0, standing.points(k) if standing else 0) for k in info.kinds)
     held = (
         standing.title_rung if standing else 0,
         title_label(standing.title, standing.stars) if standing else "",

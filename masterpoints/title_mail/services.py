@@ -176,6 +176,7 @@ def close_members(club: Club, *, exclude: set[int] = frozenset()) -> list[CloseM
     """
     percent = Fraction(settings.TITLE_MAIL_CLOSE_PERCENT, 100)
     federation = club.federation
+    info = federation.scheme_info
     book = LadderBook(federation)
     standings = Standing.objects.filter(federation=federation, player_id__in=_home_members(club)).select_related(
         "player__federation"
@@ -188,7 +189,7 @@ def close_members(club: Club, *, exclude: set[int] = frozenset()) -> list[CloseM
         following = ladder.rung_of(standing.title_rung + 1)
         if following is None:
             continue
-        balances = tuple(getattr(standing, kind.lower()) for kind in federation.scheme_info.kinds)
+        balances = tuple(standing.points(kind) for kind in info.kinds)
         need = ladder.measures(following.rung, balances)
         if all(have >= percent * minimum for have, minimum in need) and any(m > 0 for _h, m in need):
             status = title_status(standing.player, standing, book=book)

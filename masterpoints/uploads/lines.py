@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from clubs.models import PlayingTime
 from federation.models import Player
-from federation.schemes import SchemeInfo
-from masterpoints.engine.common import KIND_DECIMALS, PlayerAward, format_units
+from federation.schemes import SchemeInfo, decimals_of
+from masterpoints.engine.common import PlayerAward, format_units
 from tournaments.importers.model import Entry, ParsedEvent, RankingGroup
 from tournaments.issues import Location, Severity
 from tournaments.models import ResultUpload, Sanction, SimultaneousEvent, Tournament
@@ -63,7 +63,7 @@ class EntryLine:
         for line in self.players:
             for award in line.awards:
                 best[award.kind] = max(best.get(award.kind, 0), award.units)
-        return [(kind, format_units(units, KIND_DECIMALS[kind])) for kind, units in best.items() if units]
+        return [(kind, format_units(units, decimals_of(kind))) for kind, units in best.items() if units]
 
 
 @dataclass
@@ -89,15 +89,15 @@ class Difference:
 
     @property
     def before_amount(self) -> str:
-        return format_units(self.before, KIND_DECIMALS[self.kind])
+        return format_units(self.before, decimals_of(self.kind))
 
     @property
     def after_amount(self) -> str:
-        return format_units(self.after, KIND_DECIMALS[self.kind])
+        return format_units(self.after, decimals_of(self.kind))
 
     @property
     def change(self) -> str:
-        return format_units(self.after - self.before, KIND_DECIMALS[self.kind])
+        return format_units(self.after - self.before, decimals_of(self.kind))
 
 
 @dataclass

@@ -34,7 +34,8 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import PlayingTime
 from federation.models import Player, RuleSet
-from masterpoints.engine.common import KIND_DECIMALS, format_units
+from federation.schemes import decimals_of
+from masterpoints.engine.common import format_units
 from masterpoints.uploads import substitutes
 from masterpoints.uploads.lines import EntryLine, PlayerLine, Preview
 from masterpoints.uploads.models import ClubAlias, RememberedResolution
@@ -114,7 +115,7 @@ def units_text(kinds: dict[str, int]) -> str:
     """A member's payable units as text: "16 BP", "1.2 SP + 4 BP", "nothing"."""
     if not kinds:
         return str(_("nothing"))
-    return " + ".join(f"{format_units(units, KIND_DECIMALS.get(kind, 0))} {kind}" for kind, units in kinds.items())
+    return " + ".join(f"{format_units(units, decimals_of(kind))} {kind}" for kind, units in kinds.items())
 
 
 def payable_digest(paid: dict[str, dict[str, int]], preview: Preview) -> str:
@@ -414,7 +415,7 @@ def shown_event(stored: dict[str, Any]) -> dict[str, Any] | None:
 
 def shown_points(stored: dict[str, Any]) -> list[dict[str, Any]]:
     """What confirming awards in all, per kind, with the kind's decimals (``units`` filter)."""
-    return [{**item, "decimals": KIND_DECIMALS.get(item["kind"], 0)} for item in stored["points"]]
+    return [{**item, "decimals": decimals_of(item["kind"])} for item in stored["points"]]
 
 
 def shown_issues(stored: dict[str, Any]) -> list[dict[str, Any]]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from federation.schemes import Balance, RankingKind, SchemeInfo
+from federation.schemes import TOTAL_COLUMN, Balance, RankingKind, SchemeInfo
 from masterpoints.engine.dbf.ranglist import DBF_RANKING_LIST
 from masterpoints.engine.dbf.rules import DEFAULT_RULE_SETS, DbfRuleSet, ruleset_for
+from masterpoints.engine.dbf.scale import KIND_DECIMALS
 from masterpoints.engine.dbf.tables import OFFICE_FORMS
 from masterpoints.engine.ladders import DbfLadder
 from masterpoints.office_entry.scoring import score_dbf_office
@@ -29,16 +30,20 @@ def mp_sort_key(balances: tuple[int, ...], rung: int) -> int:
     return sum(balances)
 
 
-def mp_season_key_sql(alias: str) -> str:
+def mp_season_key_sql(columns: tuple[str, ...]) -> str:
     """:func:`mp_sort_key` over a season's sums in SQL."""
-    return " + ".join(f"{alias}.{kind.lower()}" for kind in KINDS)
+    return " + ".join(columns)
 
 
 DBF = SchemeInfo(
     code="dbf",
     label=_("DBf (Denmark): bronze, silver and gold points"),
     kinds=KINDS,
-    total=Balance("MP", "mp", 2),
+    kind_decimals=KIND_DECIMALS,
+    # BP, SP and GP are written so in every language (§ 402).
+    kind_names={kind: kind for kind in KINDS},
+    kind_titles={"BP": _("bronze points"), "SP": _("silver points"), "GP": _("gold points")},
+    total=Balance("MP", TOTAL_COLUMN, 2),
     sort_key=mp_sort_key,
     season_key_sql=mp_season_key_sql,
     rung_status=title_progress,
@@ -49,10 +54,10 @@ DBF = SchemeInfo(
     rung_mail_subject=_("New titles, %(month)s: %(club)s"),
     rule_book_title=_("DBf mesterpointregler 2023"),
     ranking_kinds=(
-        RankingKind("MP", _("total MP"), "sort_key"),
-        RankingKind("BP", _("bronze points"), "bp"),
-        RankingKind("SP", _("silver points"), "sp"),
-        RankingKind("GP", _("gold points"), "gp"),
+        RankingKind("MP", _("total MP")),
+        RankingKind("BP", _("bronze points")),
+        RankingKind("SP", _("silver points")),
+        RankingKind("GP", _("gold points")),
     ),
     default_category="BP",
     fallback_encodings=("cp1252", "iso8859-15", "cp1250"),

@@ -18,11 +18,12 @@ def hbs_sort_key(balances: tuple[int, ...], rung: int) -> int:
     return (rung << (3 * _BITS)) | (_clamp(master) << (2 * _BITS)) | (_clamp(red) << _BITS) | _clamp(black)
 
 
-def hbs_season_key_sql(alias: str) -> str:
-    """SQL of :func:`hbs_sort_key` without a rung (season figures have no category), over ``alias``."""
+def hbs_season_key_sql(columns: tuple[str, ...]) -> str:
+    """SQL of :func:`hbs_sort_key` without a rung (season figures have no category), over the SQL of the
+    sums of black, red and master points."""
 
-    def clamp(column: str) -> str:
-        col = f"{alias}.{column}"
+    def clamp(col: str) -> str:
         return f"(CASE WHEN {col} < 0 THEN 0 WHEN {col} > {_MAX} THEN {_MAX} ELSE {col} END)"
 
-    return f"({clamp('master')} * {1 << (2 * _BITS)} + {clamp('red')} * {1 << _BITS} + {clamp('black')})"
+    black, red, master = columns
+    return f"({clamp(master)} * {1 << (2 * _BITS)} + {clamp(red)} * {1 << _BITS} + {clamp(black)})"

@@ -7,9 +7,10 @@ after every model.
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from federation.schemes import EventNature, RankingKind, SchemeInfo
-from masterpoints.engine.hbs.rules import HBS_DRAFT, HbsRuleSet, ruleset_for
+from masterpoints.engine.hbs.rules import HBS_DRAFT, KINDS, HbsRuleSet, ruleset_for
 from masterpoints.engine.ladders import HbsLadder
 from masterpoints.uploads.scoring_hbs import score_hbs
 from rulebooks.hbs.awards import hbs_awards_beyond
@@ -21,7 +22,20 @@ from rulebooks.hbs.upload import HbsUploadForm
 HBS = SchemeInfo(
     code="hbs",
     label=_("HBS (Croatia): black, red and master points"),
-    kinds=("black", "red", "master"),
+    kinds=KINDS,
+    # H-1: every point is a whole point.
+    kind_decimals=dict.fromkeys(KINDS, 0),
+    kind_names={"black": _("black"), "red": _("red"), "master": _("master")},
+    kind_counted={
+        "black": lambda count: ngettext("%(n)s black point", "%(n)s black points", count),
+        "red": lambda count: ngettext("%(n)s red point", "%(n)s red points", count),
+        "master": lambda count: ngettext("%(n)s master point", "%(n)s master points", count),
+    },
+    kind_titles={
+        "black": _("black points (crni)"),
+        "red": _("red points (crveni)"),
+        "master": _("master points (majstorski)"),
+    },
     total=None,
     sort_key=hbs_sort_key,
     season_key_sql=hbs_season_key_sql,
@@ -33,10 +47,10 @@ HBS = SchemeInfo(
     rung_mail_subject=_("New categories, %(month)s: %(club)s"),
     rule_book_title=_("the HBS categorisation rules"),
     ranking_kinds=(
-        RankingKind("category", _("category"), "sort_key"),
-        RankingKind("master", _("master points"), "master"),
-        RankingKind("red", _("red points"), "red"),
-        RankingKind("black", _("black points"), "black"),
+        RankingKind("category", _("category")),
+        RankingKind("master", _("master points")),
+        RankingKind("red", _("red points")),
+        RankingKind("black", _("black points")),
     ),
     default_category="black",
     fallback_encodings=("cp1250", "iso8859-2", "cp1252"),

@@ -91,7 +91,7 @@ def test_a_correction_granted_while_the_broker_is_away_answers_at_once_and_its_u
     # The broker is back: the next periodic drain queues the update (Celery eager here: it runs at once).
     assert outbox.outbox_drain(now=later()) == {"sent": 1, "failed": 0}
     assert pending() == []
-    assert Standing.objects.get(player=world.player).bp == 24
+    assert Standing.objects.get(player=world.player).points("BP") == 24
     assert [m.subject for m in mailoutbox if "player@example.com" in m.to]
 
 
@@ -134,7 +134,7 @@ def test_an_upload_confirmed_while_the_broker_is_away_answers_at_once_and_its_st
         assert entry.payload["task"] == "masterpoints.standings.tasks.standings_update_tournament"
         assert not Standing.objects.filter(federation=world.hbs).exists()
     assert outbox.outbox_drain() == {"sent": 1, "failed": 0}
-    assert Standing.objects.filter(federation=world.hbs, black__gt=0).count() > 0
+    assert Standing.objects.filter(federation=world.hbs, kind1__gt=0).count() > 0
 
 
 def test_the_rebuild_button_answers_at_once_with_the_broker_away_and_the_rebuild_runs_once_it_is_back(
@@ -152,7 +152,7 @@ def test_the_rebuild_button_answers_at_once_with_the_broker_away_and_the_rebuild
             [world.dbf.pk],
         )
     outbox.outbox_drain()
-    assert Standing.objects.get(player=world.player).bp == 250
+    assert Standing.objects.get(player=world.player).points("BP") == 250
 
 
 def test_a_drain_after_commit_that_cannot_reach_the_broker_is_logged_never_raised(world, caplog):

@@ -52,11 +52,16 @@ def test_a_small_history_is_brought_in_as_opening_entries_idempotently(world, pe
         ("SP", 125, AS_OF, "opening balance as of 2025-05-15, from the old system"),
     ]
     standing = Standing.objects.get(player=world.player)
-    assert (standing.bp, standing.sp) == (350, 125)  # the old system's 300 BP and 12.5 SP, and 50 BP since
+    assert (standing.points("BP"), standing.points("SP")) == (
+        350,
+        125,
+    )  # the old system's 300 BP and 12.5 SP, and 50 BP since
     achievement = TitleAchievement.objects.get(player=world.player, title=title)
     assert achievement.reached_on == datetime.date(2003, 4, 5) and achievement.announced_at is not None
     # Never points won in a season: the seasons hold the 50 BP of the site only.
-    assert list(SeasonStanding.objects.filter(player=world.player, season__gt=0).values_list("bp", "sp")) == [(50, 0)]
+    assert list(SeasonStanding.objects.filter(player=world.player, season__gt=0).values_list("kind1", "kind2")) == [
+        (50, 0)
+    ]
     event = AuditEvent.objects.get(action="history.import")
     assert event.actor == personas.secretariat and set(event.payload["sha256"]) == {"balances", "titles", "awards"}
 
@@ -109,7 +114,9 @@ def test_a_generated_history_of_25000_players_equals_the_old_systems_totals_and_
 
     assert report.awards_posted == 200_000 and report.titles_registered == len(history.held)
     ids = dict(Player.objects.filter(federation=world.dbf).values_list("pk", "number"))
-    standings = {ids[pk]: (bp, sp, gp) for pk, bp, sp, gp in Standing.objects.values_list("player", "bp", "sp", "gp")}
+    standings = {
+        ids[pk]: (bp, sp, gp) for pk, bp, sp, gp in Standing.objects.values_list("player", "kind1", "kind2", "kind3")
+    }
     expected = {n: tuple(history.totals[(n, kind)] for kind in ("BP", "SP", "GP")) for n in numbers}
     assert {n: standings.get(n, (0, 0, 0)) for n in numbers} == expected
     assert Award.objects.filter(source="opening").aggregate(total=Sum("units"))["total"] == sum(history.totals.values())

@@ -77,7 +77,7 @@ def test_the_rebuild_button_records_a_finished_job_with_players_changed_and_its_
     # Figures and duration in words, not stored keys and 0:00:00 (issue 38).
     assert "players whose standing changed: 1" in body and "players_changed" not in body
     assert "under a second" in body or " s</div>" in body
-    assert Standing.objects.get(player=world.player).bp == 250
+    assert Standing.objects.get(player=world.player).points("BP") == 250
 
 
 def test_a_second_rebuild_of_the_same_federation_is_unchanged_and_says_so_in_its_figures_issue_19(world):

@@ -67,7 +67,7 @@ def test_dm_open_superliga_pays_its_table_and_the_rows_cite_434a1a(
     assert {"§ 434A1a", "§ 451A", "D-Q33"} <= set(award.explanation_data["rules"])
     tournament = Tournament.objects.get()
     assert (tournament.organiser_kind, tournament.category, tournament.club) == ("federation", "GP", None)
-    assert Standing.objects.get(player__number=NUMBERS[0]).gp == 4000
+    assert Standing.objects.get(player__number=NUMBERS[0]).points("GP") == 4000
     player_page = client.get(reverse("public:player", args=[world.dbf.code, NUMBERS[0]]))
     assert "§ 434A1a" in player_page.content.decode()
 
@@ -91,7 +91,7 @@ def test_a_second_entry_of_the_same_event_supersedes_the_first_d_q33(
     assert (units(NUMBERS[0]), units(NUMBERS[2])) == (1000, 1200)
     assert Tournament.objects.filter(is_current=True).count() == 1
     assert Award.objects.filter(source=Award.Source.REVERSAL).count() == 4
-    assert Standing.objects.get(player__number=NUMBERS[2]).gp == 1200
+    assert Standing.objects.get(player__number=NUMBERS[2]).points("GP") == 1200
 
 
 def test_gp_division_teams_pay_per_won_match_and_the_bonus_414b(

@@ -34,7 +34,7 @@ def test_withdrawing_reverses_every_award_audits_and_takes_the_event_off(world, 
     reversals = Award.objects.filter(source="reversal", tournament=tournament)
     assert {r.reverses_id for r in reversals} == set(Award.objects.filter(source="result").values_list("pk", flat=True))
     assert all("wrong organiser" in r.reason for r in reversals)
-    assert Standing.objects.get(player=other).bp == 0
+    assert Standing.objects.get(player=other).points("BP") == 0
     tournament.refresh_from_db()
     assert not tournament.is_current
     event = AuditEvent.objects.get(action="tournament.withdraw")

@@ -89,7 +89,7 @@ def test_the_job_queues_exactly_the_stale_players_and_queues_them_again_until_th
     queued.clear()
     assert tasks.standings_freshness() == 0
     assert queued == []
-    assert Standing.objects.get(player=ledger["stale_dbf"][2]).bp == 7
+    assert Standing.objects.get(player=ledger["stale_dbf"][2]).points("BP") == 7
 
 
 def test_the_job_queues_in_parts(world, ledger, queued, monkeypatch):
@@ -102,4 +102,4 @@ def test_the_job_runs_the_updates_where_celery_is_eager(world, ledger, monkeypat
     monkeypatch.setattr(freshness, "SETTLE", datetime.timedelta(0))
     assert tasks.standings_freshness() == 4
     assert tasks.standings_freshness() == 0
-    assert Standing.objects.get(player=ledger["stale_hbs"][0]).master == 2
+    assert Standing.objects.get(player=ledger["stale_hbs"][0]).points("master") == 2

@@ -69,7 +69,7 @@ def test_a_category_reached_by_points_follows_them_after_a_granted_correction_h_
     assert Standing.objects.get(player=ana).title == "tref"
     take_black_points(komisija, ana, 160, django_capture_on_commit_callbacks)
     standing = Standing.objects.get(player=ana)
-    assert (standing.black, standing.title) == (50, "vankategornik")
+    assert (standing.points("black"), standing.title) == (50, "vankategornik")
     assert TitleAchievement.objects.filter(player=ana, title="tref").exists()  # the register keeps its history
     page = page_of(client, world, ana)
     assert "Vankategornik" in page and "§ 404" not in page
@@ -87,6 +87,6 @@ def test_a_category_kept_under_transition_rule_4_stays_after_a_correction_h_24(
     assert Standing.objects.get(player=ivo).title == "majstor"
     take_black_points(komisija, ivo, 600, django_capture_on_commit_callbacks)
     standing = Standing.objects.get(player=ivo)
-    assert (standing.black, standing.title) == (400, "majstor")
+    assert (standing.points("black"), standing.title) == (400, "majstor")
     page = page_of(client, world, ivo)
     assert "Majstor" in page and "transition rule 4" in page and "§ 404" not in page

@@ -125,7 +125,7 @@ def test_a_ledger_row_changed_in_place_is_noticed(history, world):
     row = SeasonStanding.objects.get(player=dane, season=season)
     assert getattr(row, oldest.kind.lower()) == oldest.units + 1000
     standing = Standing.objects.get(player=dane)
-    assert standing.mp == sum(Award.objects.filter(player=dane).values_list("units", flat=True))
+    assert standing.total == sum(Award.objects.filter(player=dane).values_list("units", flat=True))
 
 
 def test_a_release_that_changes_the_deriving_code_verifies_everything_once(history, monkeypatch, world):

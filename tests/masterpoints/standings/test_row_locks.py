@@ -111,13 +111,13 @@ def test_updates_of_different_players_of_one_federation_do_not_wait_for_each_oth
     )
     assert done.wait(BOUND), errors  # committed while the first transaction is still open
     assert not held.release.is_set() and one.is_alive()
-    assert Standing.objects.get(player=second).bp == 80  # visible: committed
+    assert Standing.objects.get(player=second).points("BP") == 80  # visible: committed
     assert not Standing.objects.filter(player=first).exists()  # the first's rows: not committed yet
     held.release.set()
     one.join(BOUND)
     two.join(BOUND)
     assert not errors, errors
-    assert dict(Standing.objects.values_list("player_id", "bp")) == {first.pk: 120, second.pk: 80}
+    assert dict(Standing.objects.values_list("player_id", "kind1")) == {first.pk: 120, second.pk: 80}
     assert version(world) >= before + 2  # each raised it, one after the other at commit (places may too)
 
 
@@ -143,7 +143,7 @@ def test_two_updates_of_one_player_wait_on_its_row_and_leave_the_right_sum(postg
     two.join(BOUND)
     assert not errors, errors
     standing = Standing.objects.get(player=p)
-    assert (standing.bp, standing.sp, standing.award_count) == (100, 7, 4) == (ledger_bp(p), 7, 4)
+    assert (standing.points("BP"), standing.points("SP"), standing.award_count) == (100, 7, 4) == (ledger_bp(p), 7, 4)
 
 
 @pytest.mark.postgres
@@ -164,7 +164,7 @@ def test_two_first_updates_of_a_new_player_insert_one_row(postgres, world, monke
     one.join(BOUND)
     two.join(BOUND)
     assert not errors, errors
-    assert list(Standing.objects.values_list("player_id", "bp")) == [(p.pk, 55)]
+    assert list(Standing.objects.values_list("player_id", "kind1")) == [(p.pk, 55)]
 
 
 @pytest.fixture
@@ -186,7 +186,7 @@ def test_an_update_proceeds_while_a_rebuilds_batch_is_open(postgres, world, list
     another player commits meanwhile, and so does one of the player of its next batch, which the rebuild
     then leaves to it. Both rebuild and updates end where the ledger says."""
     damaged, untouched_yet, other = listed
-    Standing.objects.filter(player__in=[damaged, untouched_yet]).update(bp=F("bp") + 1)
+    Standing.objects.filter(player__in=[damaged, untouched_yet]).update(kind1=F("kind1") + 1)
     held = Held(monkeypatch, rebuild, "_write_batch")
     errors: list = []
     one = start("first", lambda: standings_rebuild(federation=world.dbf), errors)
@@ -205,7 +205,7 @@ def test_an_update_proceeds_while_a_rebuilds_batch_is_open(postgres, world, list
     held.release.set()
     one.join(BOUND)
     assert not errors, errors
-    assert {s.player_id: s.bp for s in Standing.objects.all()} == {p.pk: ledger_bp(p) for p in listed}
+    assert {s.player_id: s.points("BP") for s in Standing.objects.all()} == {p.pk: ledger_bp(p) for p in listed}
     kept = snapshot()
     standings_rebuild()
     assert snapshot() == kept
@@ -217,7 +217,7 @@ def test_a_rebuilds_snapshot_never_overwrites_an_update_committed_after_it(postg
     """The rebuild has computed a player's rows from its snapshot; an award and its update commit before the
     rebuild's batch reaches that player: the batch leaves the newer rows alone (they hold the award)."""
     p = listed[1]
-    Standing.objects.filter(player=p).update(bp=F("bp") + 1)  # the rebuild plans to repair it
+    Standing.objects.filter(player=p).update(kind1=F("kind1") + 1)  # the rebuild plans to repair it
     held = Held(monkeypatch, rebuild, "_plan")
     errors: list = []
     one = start("first", lambda: standings_rebuild(federation=world.dbf), errors)
@@ -227,4 +227,4 @@ def test_a_rebuilds_snapshot_never_overwrites_an_update_committed_after_it(postg
     held.release.set()
     one.join(BOUND)
     assert not errors, errors
-    assert Standing.objects.get(player=p).bp == ledger_bp(p) == 209
+    assert Standing.objects.get(player=p).points("BP") == ledger_bp(p) == 209

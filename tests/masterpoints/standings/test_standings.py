@@ -92,7 +92,7 @@ def test_the_database_puts_awards_in_the_same_seasons_as_season_of_451c(world):
     for day in days:
         post(p, "BP", 1, day)
     refresh(p)
-    seasons = dict(SeasonStanding.objects.filter(player=p).values_list("season", "bp"))
+    seasons = dict(SeasonStanding.objects.filter(player=p).values_list("season", "kind1"))
     expected: dict[int, int] = {}
     for day in days:
         expected[DBF.season_of(day)] = expected.get(DBF.season_of(day), 0) + 1
@@ -131,7 +131,7 @@ def test_a_standing_sums_each_kind_and_the_total_in_hundredths_of_mp(world):
     post(p, "GP", 267, DAY + datetime.timedelta(days=3))  # 2.67 GP
     refresh(p)
     standing = Standing.objects.get(player=p)
-    assert (standing.bp, standing.sp, standing.gp, standing.mp) == (24, 307, 267, 598)
+    assert (standing.points("BP"), standing.points("SP"), standing.points("GP"), standing.total) == (24, 307, 267, 598)
     assert [
         (b.label, format_units(getattr(standing, b.column), b.decimals)) for b in world.dbf.scheme_info.balances
     ] == [("MP", "5.98"), ("BP", "24"), ("SP", "30.7"), ("GP", "2.67")]
@@ -285,7 +285,7 @@ def test_confirming_an_upload_updates_its_players_standings_after_commit(
         results_upload_confirm(actor=None, upload=created, acknowledge_warnings=True, trusted=True)
     assert [type(callback).__name__ for callback in callbacks].count("_DrainAfterCommit") == 1  # one queued update
     winners = Standing.objects.filter(player__number__in=DBF_NUMBERS[:2])
-    assert sorted(s.bp for s in winners) == [24, 24]  # D-P1: 12 pairs, 24 boards
+    assert sorted(s.points("BP") for s in winners) == [24, 24]  # D-P1: 12 pairs, 24 boards
     assert Standing.objects.filter(federation=world.dbf).count() == 8  # four pairs paid
 
 
@@ -293,13 +293,13 @@ def test_a_reupload_updates_the_players_of_both_versions(world, registers, djang
     first = upload(world, DBF_NUMBERS, day=DAY, seed=3)
     with django_capture_on_commit_callbacks(execute=True):
         results_upload_confirm(actor=None, upload=first, acknowledge_warnings=True, trusted=True)
-    before = {s.player.number for s in Standing.objects.filter(bp__gt=0)}
+    before = {s.player.number for s in Standing.objects.filter(kind1__gt=0)}
     second = upload(world, list(reversed(DBF_NUMBERS)), day=DAY, seed=3)
     with django_capture_on_commit_callbacks(execute=True):
         results_upload_confirm(actor=None, upload=second, acknowledge_warnings=True, trusted=True)
-    after = {s.player.number for s in Standing.objects.filter(bp__gt=0)}
+    after = {s.player.number for s in Standing.objects.filter(kind1__gt=0)}
     assert before.isdisjoint(after)
-    assert all(s.bp == 0 for s in Standing.objects.filter(player__number__in=before))
+    assert all(s.points("BP") == 0 for s in Standing.objects.filter(player__number__in=before))
     assert_rebuild_equals_incremental()
 
 
@@ -311,13 +311,10 @@ def snapshot():
         Standing.objects.values_list(
             "player_id",
             "federation_id",
-            "bp",
-            "sp",
-            "gp",
-            "mp",
-            "black",
-            "red",
-            "master",
+            "kind1",
+            "kind2",
+            "kind3",
+            "total",
             "sort_key",
             "last_award_on",
             "award_count",
@@ -333,13 +330,10 @@ def snapshot():
             "player_id",
             "federation_id",
             "season",
-            "bp",
-            "sp",
-            "gp",
-            "mp",
-            "black",
-            "red",
-            "master",
+            "kind1",
+            "kind2",
+            "kind3",
+            "total",
             "sort_key",
             "last_award_on",
             "award_count",
@@ -359,7 +353,7 @@ def assert_rebuild_equals_incremental():
     assert snapshot() == incremental
     # Damaged derived rows are repaired: a wrong balance, a missing season, a season without awards.
     damaged = Standing.objects.order_by("player_id").first()
-    Standing.objects.filter(pk=damaged.pk).update(bp=F("bp") + 1, title="stormester")
+    Standing.objects.filter(pk=damaged.pk).update(kind1=F("kind1") + 1, title="stormester")
     SeasonStanding.objects.filter(pk=SeasonStanding.objects.order_by("pk").first().pk).delete()
     SeasonStanding.objects.create(player_id=damaged.player_id, federation_id=damaged.federation_id, season=1999)
     # A wrong ranking figure and a figure of a player with none (issue 18).
@@ -485,14 +479,14 @@ def test_the_rebuild_repairs_season_figures_whose_career_sums_are_right(world):
     standings_rebuild()
     kept = snapshot()
     early, late = SeasonStanding.objects.filter(player=p).order_by("season")
-    assert (early.season, late.season, early.bp, late.award_count) == (2023, 2024, 60, 4)
+    assert (early.season, late.season, early.points("BP"), late.award_count) == (2023, 2024, 60, 4)
     damages = [
         (
-            {"bp": F("bp") - 1, "mp": F("mp") - 1, "sort_key": F("sort_key") - 1},
-            {"bp": F("bp") + 1, "mp": F("mp") + 1, "sort_key": F("sort_key") + 1},
+            {"kind1": F("kind1") - 1, "total": F("total") - 1, "sort_key": F("sort_key") - 1},
+            {"kind1": F("kind1") + 1, "total": F("total") + 1, "sort_key": F("sort_key") + 1},
         ),
         ({"award_count": F("award_count") - 1}, {"award_count": F("award_count") + 1}),
-        ({"bp": F("bp") - 10, "sp": F("sp") + 10}, {"bp": F("bp") + 10, "sp": F("sp") - 10}),
+        ({"kind1": F("kind1") - 10, "kind2": F("kind2") + 10}, {"kind1": F("kind1") + 10, "kind2": F("kind2") - 10}),
     ]
     for from_early, to_late in damages:
         early, late = SeasonStanding.objects.filter(player=p).order_by("season")  # rewritten rows are new rows
@@ -507,11 +501,11 @@ def test_the_rebuild_is_audited_and_the_command_runs_it(world):
     p = player(world, "41")
     post(p, "BP", 250)
     call_command("recompute_standings", "--full", stdout=io.StringIO())
-    assert Standing.objects.get(player=p).bp == 250
+    assert Standing.objects.get(player=p).points("BP") == 250
     assert AuditEvent.objects.filter(action="standings.rebuild").count() == 2  # one per federation
     post(p, "BP", 5)
     call_command("recompute_standings", "--federation", "dbf", stdout=io.StringIO())
-    assert Standing.objects.get(player=p).bp == 255
+    assert Standing.objects.get(player=p).points("BP") == 255
 
 
 # --- concurrency: two uploads confirmed at once (PostgreSQL) -------------------------------------------------
@@ -576,7 +570,7 @@ def test_two_uploads_confirmed_at_once_lose_no_standings_update(postgres, world,
         .values_list("player_id", "t")
     )
     assert len(ledger) == 12  # the first four pairs of each list are paid (D-P1); two pairs are in both
-    assert dict(Standing.objects.filter(federation=world.dbf).values_list("player_id", "bp")) == ledger
+    assert dict(Standing.objects.filter(federation=world.dbf).values_list("player_id", "kind1")) == ledger
     assert_rebuild_equals_incremental()
 
 
@@ -615,7 +609,7 @@ def test_a_rebuild_in_two_halves_at_once_gives_and_repairs_what_one_pass_gives(p
     assert not second_connection
 
     first, last = players[0], players[-1]
-    Standing.objects.filter(player=first).update(bp=F("bp") + 1)
+    Standing.objects.filter(player=first).update(kind1=F("kind1") + 1)
     Standing.objects.filter(player=last).delete()
     SeasonStanding.objects.filter(player=last).order_by("season").first().delete()
     SeasonStanding.objects.filter(player=first).update(award_count=F("award_count") + 1)
@@ -646,7 +640,7 @@ def test_without_a_second_connection_the_rebuild_reads_everything_itself_and_a_f
     with transaction.atomic():
         standings._recompute(world.dbf, None)
     kept = snapshot()
-    Standing.objects.filter(player=players[-1]).update(bp=F("bp") + 1)
+    Standing.objects.filter(player=players[-1]).update(kind1=F("kind1") + 1)
 
     def refused(federation, players):
         raise OperationalError("sorry, too many clients already")
@@ -656,7 +650,7 @@ def test_without_a_second_connection_the_rebuild_reads_everything_itself_and_a_f
     standings_rebuild(federation=world.dbf)
     assert snapshot() == kept
 
-    Standing.objects.filter(player=players[-1]).update(bp=F("bp") + 1)
+    Standing.objects.filter(player=players[-1]).update(kind1=F("kind1") + 1)
     damaged = snapshot()
 
     def broken(federation, players):
@@ -679,8 +673,8 @@ def test_a_rebuild_after_awards_of_its_own_transaction_reads_them_in_one_pass(po
     post(q, "SP", 4)
     standings_rebuild()
     assert not second_connection
-    assert dict(Standing.objects.values_list("player_id", "bp")) == {p.pk: 120, q.pk: 0}
-    assert Standing.objects.get(player=q).sp == 4
+    assert dict(Standing.objects.values_list("player_id", "kind1")) == {p.pk: 120, q.pk: 0}
+    assert Standing.objects.get(player=q).points("SP") == 4
 
 
 # --- the admin -------------------------------------------------------------------------------------------------
@@ -698,7 +692,7 @@ def test_the_secretariat_starts_a_full_rebuild_from_the_admin(
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post("/admin/masterpoints/standing/rebuild/")
     assert response.status_code == 302
-    assert Standing.objects.get(player=p).bp == 250
+    assert Standing.objects.get(player=p).points("BP") == 250
     client.force_login(personas.director_a)
     # A club director is not staff: the admin sends them to its login, and nothing is rebuilt.
     refused = client.post("/admin/masterpoints/standing/rebuild/")

@@ -73,7 +73,7 @@ def test_the_categories_of_the_opening_balances_are_the_starting_state_not_news_
     earlier = TitleAchievement.objects.get(player=b)  # vankategornik from a result, not yet announced
     opening(world, office, "number,black\n1,60\n2,600\n")
     assert Standing.objects.get(player=a).title == "vankategornik"
-    assert Standing.objects.get(player=b).black == 660
+    assert Standing.objects.get(player=b).points("black") == 660
     new = TitleAchievement.objects.filter(player__in=[a, b]).exclude(pk=earlier.pk)
     assert new.count() == 2 and all(row.announced_at is not None for row in new)
     assert TitleAchievement.objects.get(pk=earlier.pk).announced_at is None

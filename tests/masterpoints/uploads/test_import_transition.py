@@ -86,7 +86,9 @@ def test_results_since_1991_give_red_and_master_points_transition_rules_2_and_5(
         assert sorted(winners.values_list("units", flat=True)) == [10] * 6
     standing = Standing.objects.get(player__number="3101")
     total_red = sum(Award.objects.filter(player__number="3101", kind="red").values_list("units", flat=True))
-    assert standing.red == total_red == 30 and standing.master == 30 and standing.black == 0
+    assert (
+        standing.points("red") == total_red == 30 and standing.points("master") == 30 and standing.points("black") == 0
+    )
     page = client.get(reverse("public:player", args=[world.hbs.code, "3101"])).content.decode()
     assert "<dt>red</dt><dd>30</dd>" in page and "<dt>master</dt><dd>30</dd>" in page
 
@@ -104,7 +106,10 @@ def test_a_second_run_changes_nothing(client, world, register, nineties, django_
     assert all(any(i["code"] == "IMPORT_UNCHANGED" for i in r["issues"]) for r in reports)
     assert Award.objects.count() == awards
     assert list(Tournament.objects.values_list("pk", "is_current")) == tournaments
-    assert (Standing.objects.get(player__number="3101").red, Standing.objects.get(player__number="3101").master) == (
+    assert (
+        Standing.objects.get(player__number="3101").points("red"),
+        Standing.objects.get(player__number="3101").points("master"),
+    ) == (
         30,
         30,
     )

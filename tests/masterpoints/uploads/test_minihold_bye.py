@@ -92,7 +92,7 @@ def test_a_mini_team_upload_with_byes_is_paid_on_the_placing_with_13_vp_a_bye_42
     award = Award.objects.get(player__number=numbers("2")[0])
     assert {"§ 421B", "D-Q23"} <= set(award.explanation_data["rules"])
     # Standings and the player's page follow the ledger.
-    assert Standing.objects.get(player__number=numbers("2")[0]).bp == paid.share_units(1, 1)
+    assert Standing.objects.get(player__number=numbers("2")[0]).points("BP") == paid.share_units(1, 1)
     page = client.get(reverse("public:player", args=[world.dbf.code, numbers("2")[0]]))
     assert page.status_code == 200 and "§ 421B" in page.content.decode()
 
