@@ -23,7 +23,7 @@ from api.schemas import ErrorOut, PlayerMatchesOut, PlayerOut, RankingListOut, R
 from clubs.models import Club
 from federation.models import Federation, Player, Region
 from federation.params import page_number
-from masterpoints.engine.cli import calculate
+from federation.schemes import calculate
 from masterpoints.engine.common import RequestError, format_units
 from masterpoints.engine.dbf.ranglist import shown_hundredths
 from masterpoints.models import Standing

@@ -52,7 +52,7 @@ def _pending_part(upload: ResultUpload) -> dict:
             "name": str(line.player),
             "kind": award.kind,
             "units": award.units,
-            "amount": award.amount,
+            "amount": format_units(award.units, decimals_of(award.kind)),
             "place_first": line.place_first,
             "place_last": line.place_last,
             "part": award.part,

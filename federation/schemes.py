@@ -18,13 +18,14 @@ No code outside the plugins, this module and the engine compares a scheme code: 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import Promise
 
+from masterpoints.engine.common import RequestError
 from masterpoints.engine.dbf.ranglist import RankingListRule
 
 #: The longest scheme code (``Federation.scheme``'s column).
@@ -125,32 +126,14 @@ class SchemeInfo:
     #: The public calculator's tabs of the rule book (``?calc=`` value → a
     #: ``masterpoints.public.forms.CalculatorForm``), in the order the page shows them.
     calculators: dict[str, type]
+    #: ``calculate(request)``: the rule book's answer to one calculator request (a mapping of the JSON interface,
+    #: ``shared/spec/engine-cli.md``); raises ``masterpoints.engine.common.RequestError`` naming the field.
+    calculate: Callable[[Mapping[str, Any]], dict[str, Any]]
     #: ``awards_beyond(preview, allowed, today)``: the kinds the upload's organiser may award beyond the rule
     #: set's table (``allowed``), adding the preview's issues that decide it (a DBf sanction, an HBS list entry).
     awards_beyond: Callable[..., tuple[str, ...]]
     #: The upload adapter that scores a checked file's event (called with the preview).
     scoring_adapter: Callable[[Any], Any]
-    #: The tournament forms the secretariat enters because no upload reaches them (DBf § 451A, D-Q33; empty:
-    #: the scheme has none) and the adapter that scores such an entry (``None``: the scheme has none).
-    office_forms: tuple[Any, ...]
-    office_scoring_adapter: Callable[[Any], Any] | None
-    #: HBS publishes only the official list by default (rule 3; guests on request, rule 4).
-    official_list_by_default: bool
-    #: Workflows of the scheme's rule book.
-    sanctions: bool  # DBf § 403A–B
-    #: A tournament is played in one of the club's weekly playing times, which the rules count by (DBf
-    #: § 403A2, § 403B1–2, § 452A "hver ugentlig spilleperiode for sig"): the upload records it.
-    playing_times: bool
-    foreign_points: bool  # DBf § 401B
-    cups: bool  # DBf § 451C–E
-    recognised_list: bool  # HBS H-1: the annual list of recognised tournaments
-    transition: bool  # HBS transition rules 1–8
-    #: The rule that limits correction requests to the windows the office opens ("" = no windows).
-    correction_window_rule: str
-    #: How long that rule's period lasts, in years: every window lies within it (H-12; 0 without windows).
-    correction_window_years: int
-    #: The rule that makes a correction request carry a document ("" = a document is optional; H-14).
-    correction_document_rule: str
     #: Words the pages use for the scheme's ladder and season.
     rung_label: Promise
     rung_reached_intro: Promise
@@ -158,14 +141,36 @@ class SchemeInfo:
     ranking_note: Promise
     #: What each symbol of the engine's explanations stands for in this rule book.
     symbols: dict[str, Promise]
+    # --- what only some rule books have (the defaults: none of it) -------------------------------------
+    #: The tournament forms the secretariat enters because no upload reaches them (DBf § 451A, D-Q33; empty:
+    #: the scheme has none) and the adapter that scores such an entry (``None``: the scheme has none).
+    office_forms: tuple[Any, ...] = ()
+    office_scoring_adapter: Callable[[Any], Any] | None = None
+    #: HBS publishes only the official list by default (rule 3; guests on request, rule 4).
+    official_list_by_default: bool = False
+    #: Workflows of the scheme's rule book.
+    sanctions: bool = False  # DBf § 403A–B
+    #: A tournament is played in one of the club's weekly playing times, which the rules count by (DBf
+    #: § 403A2, § 403B1–2, § 452A "hver ugentlig spilleperiode for sig"): the upload records it.
+    playing_times: bool = False
+    foreign_points: bool = False  # DBf § 401B
+    cups: bool = False  # DBf § 451C–E
+    recognised_list: bool = False  # HBS H-1: the annual list of recognised tournaments
+    transition: bool = False  # HBS transition rules 1–8
+    #: The rule that limits correction requests to the windows the office opens ("" = no windows).
+    correction_window_rule: str = ""
+    #: How long that rule's period lasts, in years: every window lies within it (H-12; 0 without windows).
+    correction_window_years: int = 0
+    #: The rule that makes a correction request carry a document ("" = a document is optional; H-14).
+    correction_document_rule: str = ""
     #: What the upload asks about the event's nature, the first the default (empty: it does not ask).
-    event_natures: tuple[EventNature, ...]
+    event_natures: tuple[EventNature, ...] = ()
     #: The refusal of an event whose nature is not scored (``%(nature)s`` is the director's answer).
-    unscored_refusal: Promise
+    unscored_refusal: Promise | str = ""
     #: Forms whose several session rankings in one file are one compound tournament (HBS rule 7, H-16).
-    compound_forms: tuple[str, ...]
+    compound_forms: tuple[str, ...] = ()
     #: The upload form's help texts that depend on the rule book (field name → text; none: no help text).
-    upload_help: dict[str, Promise]
+    upload_help: dict[str, Promise] = field(default_factory=dict)
     #: The weighted list of the last three years beside the lifetime points (DBf's "ranglisten", published
     #: on DBf's site, not in the rule book; D-Q56–D-Q60); ``None``: the scheme has none.
     ranking_list: RankingListRule | None = None
@@ -326,6 +331,18 @@ def scheme_for(kind_or_code: str) -> SchemeInfo:
 def decimals_of(kind: str) -> int:
     """The decimals of a registered point kind (its rule book's ``kind_decimals``)."""
     return scheme_for(kind).kind_decimals[kind]
+
+
+def calculate(request: Any) -> dict[str, Any]:
+    """One calculator request (``shared/spec/engine-cli.md``) answered by the registered rule book its
+    ``scheme`` names; raises :class:`RequestError` naming the field at fault."""
+    if not isinstance(request, Mapping):
+        raise RequestError("request", "the request must be a JSON object")
+    code = request.get("scheme")
+    if code not in _REGISTERED:
+        known = ", ".join(f'"{code}"' for code in _REGISTERED)
+        raise RequestError("scheme", f"'scheme' is one of the rule books: {known}")
+    return _REGISTERED[code].calculate(request)
 
 
 def kind_name(kind: str) -> str | Promise:

@@ -19,8 +19,8 @@ LISTED_STATUSES = (Player.Status.MEMBER, Player.Status.GUEST)
 
 
 def point_columns(federation: Federation) -> list[tuple[str, str, int]]:
-    """(column, standing field, decimals) of the federation's points, each column named by its kind: DBf's MP total and then its kinds
-    (§ 402), HBS's kinds kept apart (H-2), as :mod:`federation.schemes` says."""
+    """(column, standing field, decimals) of the federation's points, each column named by its kind: DBf's
+    MP total and then its kinds (§ 402), HBS's kinds kept apart (H-2), as :mod:`federation.schemes` says."""
     return [(b.label.lower(), b.column, b.decimals) for b in federation.scheme_info.balances]
 
 

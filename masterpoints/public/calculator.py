@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from django.shortcuts import render
 
-from federation.schemes import registered
-from masterpoints.engine.cli import calculate
+from federation.schemes import calculate, registered
 from masterpoints.engine.common import RequestError
 
 

@@ -326,7 +326,7 @@ def _row(group: int, line: EntryLine, explanations: dict[str, int]) -> dict[str,
             if award.units:
                 text = json.dumps(award.explanation.as_dict(), sort_keys=True)
                 index = explanations.setdefault(text, len(explanations))
-                awards.append([award.kind, award.amount, index])
+                awards.append([award.kind, format_units(award.units, decimals_of(award.kind)), index])
         players.append(
             {
                 "name": str(player.player) if player.player is not None else player.name,

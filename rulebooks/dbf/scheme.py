@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from federation.schemes import TOTAL_COLUMN, Balance, RankingKind, SchemeInfo
+from masterpoints.engine.dbf.calculator import handle
 from masterpoints.engine.dbf.ranglist import DBF_RANKING_LIST
 from masterpoints.engine.dbf.rules import DEFAULT_RULE_SETS, DbfRuleSet, ruleset_for
 from masterpoints.engine.dbf.scale import KIND_DECIMALS
@@ -64,6 +65,7 @@ DBF = SchemeInfo(
     award_rule=_("§ 403: clubs award BP, districts and circles SP, DBf GP; more needs a sanction (§ 403A–B)."),
     upload_form=DbfUploadForm,
     calculators={"dbf": DbfScaleForm, "title": DbfTitleForm},
+    calculate=handle,
     awards_beyond=dbf_awards_beyond,
     scoring_adapter=score_dbf,
     office_forms=OFFICE_FORMS,

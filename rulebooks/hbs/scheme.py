@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from federation.schemes import EventNature, RankingKind, SchemeInfo
+from masterpoints.engine.hbs.calculator import handle
 from masterpoints.engine.hbs.rules import HBS_DRAFT, KINDS, HbsRuleSet, ruleset_for
 from masterpoints.engine.ladders import HbsLadder
 from masterpoints.uploads.scoring_hbs import score_hbs
@@ -59,6 +60,7 @@ HBS = SchemeInfo(
     ),
     upload_form=HbsUploadForm,
     calculators={"hbs": HbsScaleForm, "category": HbsCategoryForm},
+    calculate=handle,
     awards_beyond=hbs_awards_beyond,
     scoring_adapter=score_hbs,
     office_forms=(),

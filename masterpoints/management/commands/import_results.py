@@ -29,7 +29,8 @@ from django.db import transaction
 
 from clubs.models import Club
 from federation.models import Federation
-from masterpoints.engine.common import MAX_BOARDS
+from federation.schemes import decimals_of
+from masterpoints.engine.common import MAX_BOARDS, format_units
 from masterpoints.uploads.lines import Preview
 from masterpoints.uploads.preview import build_preview
 from masterpoints.uploads.services import results_upload_confirm, results_upload_create
@@ -258,7 +259,7 @@ def report_for(path: Path, preview: Preview, *, status: str) -> dict:
                 "place": line.place_first
                 if line.place_first == line.place_last
                 else f"{line.place_first}-{line.place_last}",
-                "points": award.amount,
+                "points": format_units(award.units, decimals_of(award.kind)),
                 "kind": award.kind,
             }
             for line, award in preview.ledger_awards
