@@ -18,9 +18,9 @@ No code outside the plugins, this module and the engine compares a scheme code: 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import Promise
@@ -43,6 +43,39 @@ def kind_column(position: int) -> str:
 
 
 KIND_COLUMNS = tuple(kind_column(position) for position in range(KIND_SLOTS))
+
+
+class RuleSet(Protocol):
+    """What the site reads of a rule book's dated rule set (DBf's ``DbfRuleSet``, HBS' ``HbsRuleSet``): its name and
+    first day, the season's first day (month, day), the months of the new-rung mail (§ 451B), the kinds an
+    organiser of a level may award (§ 403, H-1), and its JSON form for the secretariat's dated overrides."""
+
+    name: str
+    valid_from: datetime.date
+    season_start: tuple[int, int]
+    title_mail_months: tuple[int, ...]
+
+    def awards_of(self, organiser: str) -> tuple[str, ...]: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet: ...
+
+
+class Ladder(Protocol):
+    """A rule book's titles or categories under one rule set (``ladder_class(rules)``), rungs numbered from 1: the
+    rung a balance reaches (``computed``, the balances in the order of the rule book's kinds; 0 = none), a rung by
+    number, and what a rung measures a balance against (``measures``: (have, needed) pairs)."""
+
+    rules: Any
+    rungs: tuple[Any, ...]
+
+    def rung_of(self, number: int) -> Any: ...
+
+    def computed(self, balances: Sequence[int]) -> int: ...
+
+    def measures(self, number: int, balances: Sequence[int]) -> list[tuple[int, Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -101,12 +134,12 @@ class SchemeInfo:
     #: ``rung_status(info, ladder, balances, held)``: the rung shown and what the next needs (a
     #: ``masterpoints.standings.titles.TitleStatus``), the balances in the order of ``kinds``.
     rung_status: Callable[..., Any]
-    rule_set_class: type
+    rule_set_class: type[RuleSet]
     #: The rule sets the engine ships, oldest first.
-    built_in: tuple[Any, ...]
+    built_in: tuple[RuleSet, ...]
     #: ``choose(on_date, candidates)``: the newest candidate valid on the date (``LookupError`` if none).
-    choose: Callable[[datetime.date, Iterable[Any]], Any]
-    ladder_class: type
+    choose: Callable[[datetime.date, Iterable[RuleSet]], RuleSet]
+    ladder_class: Callable[[RuleSet], Ladder]
     #: The subject of the monthly mail of new rungs to a club (§ 451B; ``%(month)s``, ``%(club)s``).
     rung_mail_subject: Promise
     #: The rule book as the site's footer names it, among the others.
@@ -195,7 +228,7 @@ class SchemeInfo:
             return self.event_natures[0]
         return next((nature for nature in self.event_natures if nature.value == value), None)
 
-    def ladder(self, rules):
+    def ladder(self, rules: RuleSet) -> Ladder:
         return self.ladder_class(rules)
 
     def column(self, kind: str) -> str:

@@ -13,11 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from federation.models import Federation
 from federation.rulesets import rules_among
-from federation.schemes import scheme_of
-from masterpoints.engine.ladders import DbfLadder, HbsLadder
-
-#: A scheme's ladder under one rule set: ``rungs``, ``rung_of(number)``, ``computed(balances)``, ``rules``.
-SchemeLadder = DbfLadder | HbsLadder
+from federation.schemes import Ladder, scheme_of
 
 
 class LadderBook:
@@ -34,9 +30,9 @@ class LadderBook:
         self._rows = list(federation.rule_sets.order_by())
         starts = {rules.valid_from for rules in self.info.built_in} | {row.valid_from for row in self._rows}
         self._starts = sorted(starts)
-        self._ladders: dict[datetime.date, SchemeLadder] = {}
+        self._ladders: dict[datetime.date, Ladder] = {}
 
-    def on(self, day: datetime.date | None) -> SchemeLadder:
+    def on(self, day: datetime.date | None) -> Ladder:
         """The ladder of the rule set valid on ``day`` (``None`` or a day before every rule set: the first)."""
         index = bisect.bisect_right(self._starts, day) - 1 if day is not None else -1
         start = self._starts[max(index, 0)]

@@ -19,10 +19,10 @@ from django.db.models import Case, Count, IntegerField, Max, Min, Q, Sum, Value,
 from django.db.models.functions import Cast, Coalesce, ExtractYear, TruncDate
 
 from federation.models import AuditEvent, Federation, Player
-from federation.schemes import KIND_COLUMNS, TOTAL_COLUMN, SchemeInfo, scheme_of
+from federation.schemes import KIND_COLUMNS, TOTAL_COLUMN, Ladder, SchemeInfo, scheme_of
 from masterpoints.engine.hbs.rules import KEPT_ALL, KEPT_TRANSITION_RULE_4
 from masterpoints.models import Award, SeasonStanding, Standing, TitleAchievement
-from masterpoints.standings.ladders import LadderBook, SchemeLadder
+from masterpoints.standings.ladders import LadderBook
 
 # --- seasons --------------------------------------------------------------------------------------------
 
@@ -238,7 +238,7 @@ def _register_rows(federation: Federation, player_ids: Sequence[int] | None) -> 
     return register
 
 
-def _follows_points(ladder: SchemeLadder) -> bool:
+def _follows_points(ladder: Ladder) -> bool:
     """Whether the ladder's rule set keeps only transition rule 4's categories (H-24: HBS), rather than every
     rung once registered (DBf § 404, whose rule set has no such setting)."""
     return getattr(ladder.rules, "categories_kept", KEPT_ALL) == KEPT_TRANSITION_RULE_4
@@ -269,7 +269,7 @@ def _kept_by_transition(federation: Federation, register: dict[int, list[tuple]]
     return kept
 
 
-def _shown_rung(rows: list[tuple], computed: int, ladder: SchemeLadder) -> tuple | None:
+def _shown_rung(rows: list[tuple], computed: int, ladder: Ladder) -> tuple | None:
     """H-24: the rung a player whose categories follow the points is shown at: the computed rung, dated by the
     register (its own row, else the lowest registered rung above it: the day the points first reached it)."""
     if not computed:
@@ -295,7 +295,7 @@ def _standing_rows(federation: Federation, player_ids: Sequence[int] | None, car
     register = {player_id: max(rows) for player_id, rows in rows_of.items()}
     kept = None  # read once, when a rule set keeps only transition rule 4's categories (H-24)
     book = LadderBook(federation)
-    ladders: dict[datetime.date | None, SchemeLadder] = {}  # many players share the date of their latest award
+    ladders: dict[datetime.date | None, Ladder] = {}  # many players share the date of their latest award
     judged, rising = [], {}
     for player_id, balances, last, count in careers:
         ladder = ladders.get(last)

@@ -10,7 +10,8 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 
 from federation.models import Federation
-from federation.schemes import register, registered, scheme_choices, scheme_for, scheme_of, unregister
+from federation.schemes import calculate, register, registered, scheme_choices, scheme_for, scheme_of, unregister
+from masterpoints.engine.common import RequestError
 
 
 def test_the_installed_rule_books_are_registered_in_the_order_of_installed_apps():
@@ -46,6 +47,8 @@ def test_a_rule_book_registered_later_is_offered_and_resolved_and_goes_again():
         ({"code": "dbf"}, "registered twice"),
         ({"code": "table", "kinds": ("TP", "BP")}, "claims point kinds of another: BP"),
         ({"code": "a-very-long-code", "kinds": ("TP",)}, "at most 8 characters"),
+        # The standings keep a rule book's kinds in KIND_SLOTS generic columns, so a fourth kind has none.
+        ({"code": "table", "kinds": ("T1", "T2", "T3", "T4")}, "has 4 point kinds; the standings hold 3"),
     ],
 )
 def test_the_registry_refuses_an_ambiguous_rule_book(changes, message):
@@ -72,3 +75,12 @@ def test_the_footer_names_every_registered_rule_book_in_the_readers_language(cli
         assert "DBf mesterpointregler 2023, the HBS categorisation rules and the table rules." in body
     finally:
         unregister("table")
+
+
+def test_the_calculator_asks_the_rule_book_the_request_names_and_names_the_registered_ones_otherwise():
+    """engine-cli.md: ``scheme`` chooses the rule book; an unknown one is refused naming the field and the codes."""
+    assert calculate({"scheme": "dbf", "kind": "title", "bp": "7400"})["title"] == "distriktsmester"
+    with pytest.raises(RequestError) as caught:
+        calculate({"scheme": "xyz", "kind": "scale"})
+    assert caught.value.field == "scheme"
+    assert '"dbf", "hbs"' in str(caught.value)
