@@ -20,4 +20,3 @@ class OrganiserKind(models.TextChoices):
     DISTRICT = "district", _("district")
     CIRCLE = "circle", _("circle (kreds)")
     FEDERATION = "federation", _("federation")
-
