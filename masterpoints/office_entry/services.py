@@ -5,7 +5,7 @@ results template (``static/results-templates/README.md``) written from the check
 numbers and names, its facts the form and the facts the section needs. From there it is an upload like any
 other: the same preview, the same player checks, the same confirm (``results_upload_confirm``), so a second
 entry of the same form, date and name supersedes the first, and the ledger rows and standings follow. The
-engine scores it by the section's own table (``masterpoints.office_entry.scoring``).
+engine scores it by the section's own table (``rulebooks.dbf.office_scoring``).
 """
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ from masterpoints.engine.dbf.rules import DEFAULT_RULE_SETS, DbfRuleSet, ruleset
 from masterpoints.engine.dbf.scale import KIND_DECIMALS
 from masterpoints.engine.dbf.tables import OFFICE_FORMS
 from masterpoints.engine.ladders import DbfLadder
-from masterpoints.office_entry.scoring import score_dbf_office
-from masterpoints.uploads.scoring import score_dbf
 from rulebooks.dbf.awards import dbf_awards_beyond
 from rulebooks.dbf.calculator import DbfScaleForm, DbfTitleForm
+from rulebooks.dbf.office_scoring import score_dbf_office
+from rulebooks.dbf.scoring import score_dbf
 from rulebooks.dbf.titles import title_progress
 from rulebooks.dbf.upload import DbfUploadForm
 

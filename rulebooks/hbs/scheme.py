@@ -13,11 +13,11 @@ from federation.schemes import EventNature, RankingKind, SchemeInfo
 from masterpoints.engine.hbs.calculator import handle
 from masterpoints.engine.hbs.rules import HBS_DRAFT, KINDS, HbsRuleSet, ruleset_for
 from masterpoints.engine.ladders import HbsLadder
-from masterpoints.uploads.scoring_hbs import score_hbs
 from rulebooks.hbs.awards import hbs_awards_beyond
 from rulebooks.hbs.calculator import HbsCategoryForm, HbsScaleForm
 from rulebooks.hbs.categories import category_progress
 from rulebooks.hbs.ordering import hbs_season_key_sql, hbs_sort_key
+from rulebooks.hbs.scoring import score_hbs
 from rulebooks.hbs.upload import HbsUploadForm
 
 HBS = SchemeInfo(

@@ -1,7 +1,7 @@
 """The DBf team events of an upload: MP per player per match from the file's VP (§ 406A, § 411B) and the BP bonus
 for the final placing (§ 412B), with the facts the file's matches show (rows by strength, Swiss, walkovers).
 
-Called by :func:`masterpoints.uploads.scoring.score_dbf` for a team event; it returns the awards and the preview's
+Called by :func:`rulebooks.dbf.scoring.score_dbf` for a team event; it returns the awards and the preview's
 issues, and imports nothing from ``scoring`` (the dispatch stays there).
 """
 

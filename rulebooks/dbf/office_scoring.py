@@ -20,7 +20,7 @@ from masterpoints.engine.dbf import team_events as dbf_teams
 from masterpoints.engine.dbf.tables import OfficeForm, office_form
 from masterpoints.uploads.lines import Preview
 from masterpoints.uploads.scoring import ScoringResult, note_groups_awarding_nothing
-from masterpoints.uploads.scoring_teams import standing_entry
+from rulebooks.dbf.scoring_teams import standing_entry
 
 
 def score_dbf_office(preview: Preview) -> ScoringResult:
