@@ -42,7 +42,7 @@ format: venv
 
 # Rebuild the translation catalogues after changing texts (needs GNU gettext; compiled .mo files are committed).
 messages: venv
-	$(BIN)/python manage.py makemessages -l da -l hr --ignore=.venv --ignore=staticfiles
+	$(BIN)/python manage.py makemessages -l da -l hr --ignore=.venv --ignore=staticfiles --ignore=tests
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 worker: venv

@@ -23,7 +23,7 @@ from masterpoints.standings.titles import title_label
 class StandingAdmin(PlayerRecordMixin, ReadOnlyAdmin):
     """Standings to look at; the office's record of a player (``masterpoints.office_record``) lives here."""
 
-    list_display = ["player", "federation", "shown_title", "total", "last_award_on", "award_count"]
+    list_display = ["player", "federation", "shown_title", "points", "last_award_on", "award_count"]
     list_filter = ["federation", "title_rung"]
     search_fields = ["player__number", "player__last_name", "player__first_name"]
     list_select_related = ["player", "federation"]
@@ -35,7 +35,7 @@ class StandingAdmin(PlayerRecordMixin, ReadOnlyAdmin):
         return title_label(obj.title, obj.stars)
 
     @admin.display(description=_("points"))
-    def total(self, obj):
+    def points(self, obj):
         headline = obj.federation.scheme_info.headline  # DBf one MP total (§ 402), HBS each kind (H-2)
         return " / ".join(f"{shown_units(getattr(obj, b.column), b.decimals)} {kind_label(b.label)}" for b in headline)
 
