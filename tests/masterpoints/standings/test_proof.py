@@ -123,7 +123,7 @@ def test_a_ledger_row_changed_in_place_is_noticed(history, world):
     standings_rebuild()
     season = world.dbf.scheme_info.season_of(oldest.awarded_on)
     row = SeasonStanding.objects.get(player=dane, season=season)
-    assert getattr(row, oldest.kind.lower()) == oldest.units + 1000
+    assert row.points(oldest.kind) == oldest.units + 1000
     standing = Standing.objects.get(player=dane)
     assert standing.total == sum(Award.objects.filter(player=dane).values_list("units", flat=True))
 
