@@ -29,6 +29,9 @@ class StandingAdmin(PlayerRecordMixin, ReadOnlyAdmin):
     list_select_related = ["player", "federation"]
     show_full_result_count = False  # a count of a hundred thousand rows on every page is not worth it
     change_list_template = "masterpoints/standing_change_list.html"
+    # The balances under their rule book's names (``points``), not the generic columns that hold them.
+    exclude = ["kind1", "kind2", "kind3", "total"]
+    readonly_fields = ["points"]
 
     @admin.display(description=_("title or category"))
     def shown_title(self, obj):
