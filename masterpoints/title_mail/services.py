@@ -39,7 +39,9 @@ from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.dates import MONTHS
 from django.utils.formats import date_format
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubMembership
@@ -60,7 +62,9 @@ logger = logging.getLogger(__name__)
 
 REFUSALS = {
     "MONTH_FORMAT": _("Give the month as YYYY-MM, not %(value)s."),
-    "MONTH_NOT_MAILED": _("§ 451B: the title e-mail goes out each month from September to April, not in %(month)s."),
+    "MONTH_NOT_MAILED": _(
+        "The rule set in force mails new titles in %(months)s only (title_mail_months, § 451B), not in %(month)s."
+    ),
     "MONTH_IN_FUTURE": _("%(month)s has not begun yet: a month's title e-mail goes out on or after its first day."),
     "NO_CLUB_ADDRESS": _("%(club)s has no e-mail address; add one and run again (its members stay pending)."),
     "SMTP_FAILED": _("The mail server refused the mail %(attempts)s times: %(error)s"),
@@ -83,12 +87,15 @@ def month_parse(text: str) -> datetime.date:
 
 
 def month_check(*, scheme, month: datetime.date, today: datetime.date, rules=None) -> None:
-    """§ 451B: a mailing month is one of the rule set's ``title_mail_months`` (September–April) and has begun.
+    """§ 451B: a mailing month is one of the rule set's ``title_mail_months`` (DBf September–April) and has
+    begun; a refusal names the rule set's months in the reader's language.
 
     ``scheme`` is a federation or a scheme code; ``rules`` the rule set to read (default: the built-in one)."""
     label = month.strftime("%Y-%m")
-    if month.month not in (rules or scheme_of(scheme).current_rules).title_mail_months:
-        raise refusal("MONTH_NOT_MAILED", month=label)
+    months = (rules or scheme_of(scheme).current_rules).title_mail_months
+    if month.month not in months:
+        named = format_lazy(", ".join(["{}"] * len(months)), *(MONTHS[number] for number in months))
+        raise refusal("MONTH_NOT_MAILED", month=label, months=named)
     if month > today:
         raise refusal("MONTH_IN_FUTURE", month=label)
 

@@ -6,6 +6,7 @@ is reported and written again, never dropped (issue 33)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime
 import email
 import email.policy
@@ -31,6 +32,7 @@ from clubs.models import ClubMembership
 from federation import outbox
 from federation.models import AuditEvent, JobRun, Player
 from federation.outbox import outbox_drain
+from federation.schemes import scheme_of
 from masterpoints.models import Award, TitleAchievement, TitleMailing
 from masterpoints.standings.services import standings_refresh_players
 from masterpoints.title_mail import services
@@ -308,6 +310,17 @@ def test_no_title_mail_goes_out_from_may_to_august_451b(month):
     with pytest.raises(ValidationError) as error:
         month_check(scheme="dbf", month=datetime.date(2025, month, 1), today=datetime.date(2025, 12, 1))
     assert error.value.code == "MONTH_NOT_MAILED"
+    assert "September, October, November, December, January, February, March, April" in error.value.messages[0]
+
+
+def test_a_rule_set_of_other_mailing_months_is_followed_and_named_in_the_refusal_451b():
+    """A dated rule set's ``title_mail_months`` decides (the refusal names them, not DBf's September–April)."""
+    january_only = dataclasses.replace(scheme_of("dbf").current_rules, title_mail_months=(1,))
+    today = datetime.date(2025, 12, 1)
+    month_check(scheme="dbf", month=datetime.date(2025, 1, 1), today=today, rules=january_only)
+    with pytest.raises(ValidationError) as error:
+        month_check(scheme="dbf", month=datetime.date(2025, 10, 1), today=today, rules=january_only)
+    assert "mails new titles in January only (title_mail_months, § 451B), not in 2025-10" in error.value.messages[0]
 
 
 def test_a_month_that_has_not_begun_is_refused():
