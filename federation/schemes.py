@@ -9,9 +9,9 @@ everything that follows from it is read here (``scheme_of(federation)``): its po
 and names and the standings columns that hold them (:data:`KIND_COLUMNS`, so a rule book adds no column and
 no migration), its calculator, its rule-set class with the built-in sets and how one is chosen for a
 date, its ladder, what a ranking can be ordered by, which workflows its rule book has, how an upload is
-scored, and the season helpers. Values a rule book fixes (who may award what, § 403 and H-1; the season's first day, § 451C; the
-title-mail months, § 451B; the HBS 1991 share, transition rule 3) are fields of the dated rule set; the
-registry reads them from there.
+scored, and the season helpers. Values a rule book fixes (who may award what, § 403 and H-1; the season's
+first day, § 451C; the title-mail months, § 451B; the HBS 1991 share, transition rule 3) are fields of the
+dated rule set; the registry reads them from there.
 
 No code outside the plugins, this module and the engine compares a scheme code: it asks the registry.
 """
