@@ -11,33 +11,29 @@ from django.contrib.postgres.operations import AddIndexConcurrently, RemoveIndex
 from django.db import migrations
 
 
-def _on_postgresql(schema_editor) -> bool:
-    return schema_editor.connection.vendor == "postgresql"
+class _ConcurrentlyOnPostgreSQL:
+    """The concurrent operation (the next class in the order) on PostgreSQL, :attr:`plain` elsewhere."""
+
+    plain: type
+
+    def database_forwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor == "postgresql":
+            return super().database_forwards(app_label, schema_editor, from_state, to_state)
+        return self.plain.database_forwards(self, app_label, schema_editor, from_state, to_state)
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor == "postgresql":
+            return super().database_backwards(app_label, schema_editor, from_state, to_state)
+        return self.plain.database_backwards(self, app_label, schema_editor, from_state, to_state)
 
 
-class AddIndexOnline(AddIndexConcurrently):
+class AddIndexOnline(_ConcurrentlyOnPostgreSQL, AddIndexConcurrently):
     """``AddIndexConcurrently`` on PostgreSQL, ``AddIndex`` elsewhere."""
 
-    def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        if _on_postgresql(schema_editor):
-            return super().database_forwards(app_label, schema_editor, from_state, to_state)
-        return migrations.AddIndex.database_forwards(self, app_label, schema_editor, from_state, to_state)
-
-    def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        if _on_postgresql(schema_editor):
-            return super().database_backwards(app_label, schema_editor, from_state, to_state)
-        return migrations.AddIndex.database_backwards(self, app_label, schema_editor, from_state, to_state)
+    plain = migrations.AddIndex
 
 
-class RemoveIndexOnline(RemoveIndexConcurrently):
+class RemoveIndexOnline(_ConcurrentlyOnPostgreSQL, RemoveIndexConcurrently):
     """``RemoveIndexConcurrently`` on PostgreSQL, ``RemoveIndex`` elsewhere."""
 
-    def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        if _on_postgresql(schema_editor):
-            return super().database_forwards(app_label, schema_editor, from_state, to_state)
-        return migrations.RemoveIndex.database_forwards(self, app_label, schema_editor, from_state, to_state)
-
-    def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        if _on_postgresql(schema_editor):
-            return super().database_backwards(app_label, schema_editor, from_state, to_state)
-        return migrations.RemoveIndex.database_backwards(self, app_label, schema_editor, from_state, to_state)
+    plain = migrations.RemoveIndex

@@ -237,6 +237,11 @@ class SchemeInfo:
         return kind_column(self.kinds.index(kind))
 
     @property
+    def kind_columns(self) -> tuple[str, ...]:
+        """The standings columns of the rule book's kinds, in the order of ``kinds``."""
+        return tuple(self.column(kind) for kind in self.kinds)
+
+    @property
     def balances(self) -> tuple[Balance, ...]:
         """What a balance shows, in order: the total where the kinds add up to one, then each kind."""
         kinds = tuple(Balance(kind, self.column(kind), self.kind_decimals[kind]) for kind in self.kinds)

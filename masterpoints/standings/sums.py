@@ -167,7 +167,7 @@ def _season_row_sql(federation: Federation, source: str) -> str:
     the columns the scheme has no kind for 0; the total the sum of the kinds where the scheme has one (DBf's
     MP, § 402; else 0); ``sort_key`` the scheme's order over the season's sums (``season_key_sql``)."""
     info = scheme_of(federation)
-    own = tuple(f"agg.{info.column(kind)}" for kind in info.kinds)
+    own = tuple(f"agg.{column}" for column in info.kind_columns)
     balances = [*own, *(f"0 AS {column}" for column in KIND_COLUMNS[len(own) :])]
     total = " + ".join(own) if info.total else "0"
     key = info.season_key_sql(own)
@@ -199,7 +199,7 @@ def _careers(table: str, federation: Federation, player_ids: Sequence[int] | Non
     ``table`` (the season table, or the rebuild's temporary one); the balances in the order of the
     scheme's kinds."""
     info = scheme_of(federation)
-    own = [info.column(kind) for kind in info.kinds]
+    own = info.kind_columns
     # A sum of bigints is numeric in PostgreSQL: cast back, so that no Decimal is made per value.
     sums = ", ".join(f"CAST(SUM({field}) AS BIGINT)" for field in [*own, "award_count"])
     sql = f"SELECT player_id, {sums}, MAX(last_award_on) FROM {table}"  # noqa: S608 - our own SQL
@@ -365,7 +365,7 @@ def _reached_days(federation: Federation, rungs: dict[int, int], book: LadderBoo
     reached: dict[int, datetime.date] = {}
     for player_id, days in groupby(daily.iterator(), key=lambda row: row["player_id"]):
         if player_id in rungs:
-            day = book.first_day_reaching(_running(days, [info.column(kind) for kind in info.kinds]), rungs[player_id])
+            day = book.first_day_reaching(_running(days, info.kind_columns), rungs[player_id])
             if day is not None:
                 reached[player_id] = day
     return reached
