@@ -8,8 +8,10 @@ points, title and name are read from the standing and the register with it, so t
 
 Lists the positions do not order (another kind, a season, a title, a name, a club, a circle, another list than
 the default one, ``?sort=``, DBf's ranking list) are ranked by the database as they are read
-(:class:`RankedRows`): the rank is a window over the whole filtered list, so its cost grows with the list, but
-only the page's rows are read whole.
+(:class:`RankedRows`): a page in the list's own order is read from the standings' (federation, key, player)
+indexes with the number of rows above it, its places counted from there; a page in another order
+(``?sort=``) ranks the whole filtered list by a window, so its cost grows with the list. Either way only the
+page's rows are read whole.
 """
 
 from __future__ import annotations
@@ -78,9 +80,9 @@ def placed_rows(filterset, *, sorted_otherwise: bool) -> PlacedRows | None:
 
 class RankedRows(SlicedRows):
     """A list ranked by ``key`` (descending; equal keys share a place, 1, 2, 2, 4) as it is read, in
-    ``order`` (``?sort=``, else by place), a page in two queries: the page's ids and places from the filtered
-    list's ids and keys alone (``RANK() OVER`` the whole list: no row outside the page is joined to its player
-    or home club), then the page's rows with ``related`` and ``home_club_name``. ``size`` is the list's
+    ``order`` (``?sort=``, else by place), a page in two steps: the page's ids and places from the filtered
+    list's ids and keys alone (no row outside the page is joined to its player or home club), then the page's
+    rows with ``related`` and ``home_club_name``. ``size`` is the list's
     length where the caller knows it (else counted once)."""
 
     def __init__(self, queryset: QuerySet, *, key: str, related: tuple[str, ...], order=(), size: int | None = None):
@@ -96,15 +98,35 @@ class RankedRows(SlicedRows):
         return RankedRows(self.queryset, key=self.key, related=self.related, order=fields, size=self.size)
 
     def read(self, part: slice) -> list:
-        by_key = F(self.key).desc()
-        ranked = self.queryset.annotate(place=Window(Rank(), order_by=by_key))
-        page = list(ranked.order_by(*self.order, by_key, "player_id").values_list("pk", "place")[part])
+        page = self._by_key(part) if not self.order else self._windowed(part)
         model = self.queryset.model
         whole = with_home_club_name(model.objects.select_related(*self.related))
         rows = whole.in_bulk([pk for pk, _place in page])
         for pk, place in page:
             rows[pk].place = place
         return [rows[pk] for pk, _place in page]
+
+    def _by_key(self, part: slice) -> list[tuple[int, int]]:
+        """The ids and places of ``part`` of the list in its own order (key descending, then the player),
+        without ranking the whole list: the page's ids and keys, then the number of rows whose key is higher
+        than its first row's, both read from the standings' (federation, key, player) indexes. The first row's
+        place is one more than that number; a later row shares the place of the row before when its key is
+        the same, else its place is its position in the list (every row above it has a higher key)."""
+        start = part.start or 0  # bounds are not negative (SlicedRows)
+        page = list(self.queryset.order_by(F(self.key).desc(), "player_id").values_list("pk", self.key)[part])
+        if not page:
+            return []
+        placed = [(page[0][0], 1 + self.queryset.filter(**{f"{self.key}__gt": page[0][1]}).count())]
+        for offset, ((pk, key), (_above, above_key)) in enumerate(zip(page[1:], page, strict=False), start=1):
+            placed.append((pk, placed[-1][1] if key == above_key else start + offset + 1))
+        return placed
+
+    def _windowed(self, part: slice) -> list[tuple[int, int]]:
+        """The ids and places of ``part`` of the list in another order (``?sort=``): each row's place is a
+        window over the whole filtered list (its cost grows with the list)."""
+        by_key = F(self.key).desc()
+        ranked = self.queryset.annotate(place=Window(Rank(), order_by=by_key))
+        return list(ranked.order_by(*self.order, by_key, "player_id").values_list("pk", "place")[part])
 
 
 class RankedData(TableListData):

@@ -62,11 +62,13 @@ class Standing(BalanceColumns):
         verbose_name = _("standing")
         verbose_name_plural = _("standings")
         indexes = [
-            models.Index(fields=["federation", "-sort_key"], name="standing_fed_key"),
+            # A list's page in its order (key descending, then the player) and the number of rows above it
+            # are read from these indexes alone, at any depth (masterpoints.public.placed.RankedRows).
+            models.Index(fields=["federation", "-sort_key", "player"], name="standing_fed_key_player"),
             models.Index(fields=["federation", "title_rung", "-sort_key"], name="standing_fed_rung_key"),
-            models.Index(fields=["federation", "-kind1"], name="standing_fed_kind1"),
-            models.Index(fields=["federation", "-kind2"], name="standing_fed_kind2"),
-            models.Index(fields=["federation", "-kind3"], name="standing_fed_kind3"),
+            models.Index(fields=["federation", "-kind1", "player"], name="standing_fed_kind1_player"),
+            models.Index(fields=["federation", "-kind2", "player"], name="standing_fed_kind2_player"),
+            models.Index(fields=["federation", "-kind3", "player"], name="standing_fed_kind3_player"),
             # A filter that joins another table (a region's home members, a name) reads the federation's
             # players from the index alone, not from the table.
             models.Index(fields=["federation", "player"], name="standing_fed_player"),
@@ -173,7 +175,7 @@ class SeasonStanding(BalanceColumns):
         verbose_name = _("season standing")
         verbose_name_plural = _("season standings")
         constraints = [models.UniqueConstraint(fields=["player", "season"], name="season_standing_once")]
-        indexes = [models.Index(fields=["federation", "season", "-sort_key"], name="season_fed_key")]
+        indexes = [models.Index(fields=["federation", "season", "-sort_key", "player"], name="season_fed_key_player")]
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.season}"

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from masterpoints.models import Standing
-from masterpoints.public import selectors
+from masterpoints.public import placed, selectors
 from masterpoints.standings.services import standings_refresh_players
 from tests.factories import make_player, post_award
 
@@ -81,3 +81,24 @@ def test_every_api_page_holds_the_whole_lists_rows_and_places(client, field):
         answer = client.get(reverse("api:rankings"), {"federation": "dbf", "kind": "SP", "page_size": 7, "page": page})
         shown += [(row["number"], row["place"]) for row in answer.json()["results"]]
     assert shown == expected and len(shown) == PLAYERS
+
+
+@pytest.mark.parametrize("kind", ["BP", "SP", "MP"])
+def test_a_page_in_the_lists_own_order_starting_anywhere_holds_the_places_of_the_whole_list(field, kind):
+    """A page in the list's own order is read without ranking the whole list (its first row's place is one
+    more than the rows with more points): whatever row it starts at, inside a tie or after one, and however
+    long, it holds the rows and places of the list ranked at once, for the federation and a narrowed list."""
+    lists = {
+        "federation": Standing.objects.filter(federation=field.dbf),
+        "narrowed": Standing.objects.filter(federation=field.dbf, player__number__gte="60008"),
+    }
+    for name, queryset in lists.items():
+        whole = selectors.ranked(queryset, scheme="dbf", kind=kind)
+        expected = [(row.player.number, row.place) for row in whole]
+        keys = [row.points(kind) if kind != "MP" else row.total for row in whole]
+        assert [place for _number, place in expected] == [1 + sum(k > key for k in keys) for key in keys]  # § 452A
+        rows = placed.ranked_rows(queryset, scheme="dbf", kind=kind)
+        for start in range(len(expected)):
+            for size in (1, 2, 3, 4, 25):
+                page = [(row.player.number, row.place) for row in rows[start : start + size]]
+                assert page == expected[start : start + size], (name, start, size)
