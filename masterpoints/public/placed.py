@@ -82,8 +82,8 @@ class RankedRows(SlicedRows):
     """A list ranked by ``key`` (descending; equal keys share a place, 1, 2, 2, 4) as it is read, in
     ``order`` (``?sort=``, else by place), a page in two steps: the page's ids and places from the filtered
     list's ids and keys alone (no row outside the page is joined to its player or home club), then the page's
-    rows with ``related`` and ``home_club_name``. ``size`` is the list's
-    length where the caller knows it (else counted once)."""
+    rows with ``related`` and ``home_club_name``. ``size`` is the list's length where the caller knows it
+    (else counted once)."""
 
     def __init__(self, queryset: QuerySet, *, key: str, related: tuple[str, ...], order=(), size: int | None = None):
         self.queryset, self.key, self.related, self.order, self.size = queryset, key, related, tuple(order), size
@@ -109,17 +109,18 @@ class RankedRows(SlicedRows):
     def _by_key(self, part: slice) -> list[tuple[int, int]]:
         """The ids and places of ``part`` of the list in its own order (key descending, then the player),
         without ranking the whole list: the page's ids and keys, then the number of rows whose key is higher
-        than its first row's, both read from the standings' (federation, key, player) indexes. The first row's
-        place is one more than that number; a later row shares the place of the row before when its key is
-        the same, else its place is its position in the list (every row above it has a higher key)."""
+        than its first row's (for the standings and the season rows both from their (federation, key, player)
+        indexes alone). The first row's place is one more than that number; a later row shares the place of
+        the row before when its key is the same, else its place is its position in the list (every row above
+        it has a higher key)."""
         start = part.start or 0  # bounds are not negative (SlicedRows)
         page = list(self.queryset.order_by(F(self.key).desc(), "player_id").values_list("pk", self.key)[part])
         if not page:
             return []
-        placed = [(page[0][0], 1 + self.queryset.filter(**{f"{self.key}__gt": page[0][1]}).count())]
-        for offset, ((pk, key), (_above, above_key)) in enumerate(zip(page[1:], page, strict=False), start=1):
-            placed.append((pk, placed[-1][1] if key == above_key else start + offset + 1))
-        return placed
+        places = [1 + self.queryset.filter(**{f"{self.key}__gt": page[0][1]}).count()]
+        for offset in range(1, len(page)):
+            places.append(places[-1] if page[offset][1] == page[offset - 1][1] else start + offset + 1)
+        return [(pk, place) for (pk, _key), place in zip(page, places, strict=True)]
 
     def _windowed(self, part: slice) -> list[tuple[int, int]]:
         """The ids and places of ``part`` of the list in another order (``?sort=``): each row's place is a
